@@ -1,0 +1,185 @@
+import { BaseError, type BaseErrorParameters } from './base.js'
+
+export type HttpRequestErrorParameters = BaseErrorParameters & {
+  method: string
+  /** The request URL with credentials removed. */
+  url: string
+  status: number
+  /** The response body (text, secrets redacted, cut to 2,000 characters). */
+  body?: string | undefined
+  /** The server's own message, read from `detail`, `error` or `message`. */
+  serverMessage?: string | undefined
+}
+
+/**
+ * The server answered with a status that is not a success. Subclasses name the statuses a program
+ * acts on: {@link AuthenticationError} (401), {@link PermissionDeniedError} (403),
+ * {@link NotFoundError} (404), {@link InvalidRequestError} (400, 422), {@link RateLimitError} (429).
+ */
+export class HttpRequestError extends BaseError {
+  override name: string = 'HttpRequestError'
+  readonly method: string
+  readonly url: string
+  readonly status: number
+  readonly body: string | undefined
+  readonly serverMessage: string | undefined
+
+  constructor(
+    parameters: HttpRequestErrorParameters,
+    shortMessage = `HTTP request failed with status ${parameters.status}.`,
+    code = 'HTTP_REQUEST_FAILED',
+  ) {
+    super(shortMessage, {
+      ...parameters,
+      code,
+      details: parameters.details ?? parameters.serverMessage,
+      metaMessages: [
+        `Request: ${parameters.method} ${parameters.url}`,
+        `Status: ${parameters.status}`,
+        ...(parameters.metaMessages ?? []),
+      ],
+    })
+    this.method = parameters.method
+    this.url = parameters.url
+    this.status = parameters.status
+    this.body = parameters.body
+    this.serverMessage = parameters.serverMessage
+  }
+}
+
+/** 401: the API key or bearer token is missing, wrong or expired. */
+export class AuthenticationError extends HttpRequestError {
+  override name = 'AuthenticationError' as const
+  constructor(parameters: HttpRequestErrorParameters) {
+    super(parameters, 'The server refused the credentials (API key or bearer token).', 'AUTHENTICATION_FAILED')
+  }
+}
+
+/** 403: the credentials are valid but not allowed here (for example A2 history on a key that is not allowlisted). */
+export class PermissionDeniedError extends HttpRequestError {
+  override name = 'PermissionDeniedError' as const
+  constructor(parameters: HttpRequestErrorParameters) {
+    super(parameters, 'The credentials are not allowed to use this endpoint.', 'PERMISSION_DENIED')
+  }
+}
+
+/** 404: the resource does not exist (unknown scorer, no history event, nothing to delete). */
+export class NotFoundError extends HttpRequestError {
+  override name = 'NotFoundError' as const
+  constructor(parameters: HttpRequestErrorParameters) {
+    super(parameters, 'The resource was not found.', 'NOT_FOUND')
+  }
+}
+
+/** 400 or 422: the server rejected the request's parameters or body. */
+export class InvalidRequestError extends HttpRequestError {
+  override name = 'InvalidRequestError' as const
+  constructor(parameters: HttpRequestErrorParameters) {
+    super(parameters, 'The server rejected the request.', 'INVALID_REQUEST')
+  }
+}
+
+/** 429 after every retry: the API key's rate limit is exhausted. */
+export class RateLimitError extends HttpRequestError {
+  override name = 'RateLimitError' as const
+  /** How long the server asked to wait (Retry-After), when it said so. */
+  readonly retryAfterMs: number | undefined
+  constructor(parameters: HttpRequestErrorParameters & { retryAfterMs?: number | undefined }) {
+    super(
+      {
+        ...parameters,
+        metaMessages: [
+          ...(parameters.retryAfterMs !== undefined ? [`Retry after: ${Math.ceil(parameters.retryAfterMs / 1000)} s`] : []),
+          ...(parameters.metaMessages ?? []),
+        ],
+      },
+      'The rate limit of this API key is exhausted.',
+      'RATE_LIMITED',
+    )
+    this.retryAfterMs = parameters.retryAfterMs
+  }
+}
+
+/** The request got no answer within the per-attempt timeout (after every retry). */
+export class TimeoutError extends BaseError {
+  override name = 'TimeoutError' as const
+  readonly method: string
+  readonly url: string
+  readonly timeoutMs: number
+  constructor(parameters: BaseErrorParameters & { method: string; url: string; timeoutMs: number }) {
+    super(`The request timed out after ${parameters.timeoutMs} ms.`, {
+      ...parameters,
+      code: 'TIMEOUT',
+      metaMessages: [`Request: ${parameters.method} ${parameters.url}`, ...(parameters.metaMessages ?? [])],
+    })
+    this.method = parameters.method
+    this.url = parameters.url
+    this.timeoutMs = parameters.timeoutMs
+  }
+}
+
+/** The request failed before any answer: DNS, refused connection, reset (after every retry). */
+export class NetworkError extends BaseError {
+  override name = 'NetworkError' as const
+  readonly method: string
+  readonly url: string
+  constructor(parameters: BaseErrorParameters & { method: string; url: string }) {
+    super('The request failed before the server answered.', {
+      ...parameters,
+      code: 'NETWORK_ERROR',
+      metaMessages: [`Request: ${parameters.method} ${parameters.url}`, ...(parameters.metaMessages ?? [])],
+    })
+    this.method = parameters.method
+    this.url = parameters.url
+  }
+}
+
+/** A success status with a body that is not JSON (for example an HTML page from a proxy). */
+export class ResponseParseError extends BaseError {
+  override name = 'ResponseParseError' as const
+  readonly url: string
+  readonly status: number
+  readonly body: string
+  constructor(parameters: BaseErrorParameters & { method: string; url: string; status: number; body: string }) {
+    super('The response body is not valid JSON.', {
+      ...parameters,
+      code: 'RESPONSE_PARSE_FAILED',
+      metaMessages: [
+        `Request: ${parameters.method} ${parameters.url}`,
+        `Status: ${parameters.status}`,
+        `Body: ${parameters.body.slice(0, 200)}`,
+        ...(parameters.metaMessages ?? []),
+      ],
+    })
+    this.url = parameters.url
+    this.status = parameters.status
+    this.body = parameters.body
+  }
+}
+
+/** One schema mismatch: where in the body, and what was wrong. */
+export type ValidationIssue = { path: (string | number)[]; message: string }
+
+/** A JSON body that does not have the shape the spec gives for this endpoint. */
+export class ResponseValidationError extends BaseError {
+  override name = 'ResponseValidationError' as const
+  readonly url: string
+  readonly issues: ValidationIssue[]
+  constructor(parameters: BaseErrorParameters & { method: string; url: string; issues: ValidationIssue[] }) {
+    const shown = parameters.issues.slice(0, 5).map((issue) => `- ${issue.path.join('.') || '(root)'}: ${issue.message}`)
+    super('The response does not match the expected schema.', {
+      ...parameters,
+      code: 'RESPONSE_VALIDATION_FAILED',
+      details: parameters.details ?? `${parameters.issues.length} issue(s)`,
+      metaMessages: [
+        `Request: ${parameters.method} ${parameters.url}`,
+        'Issues:',
+        ...shown,
+        ...(parameters.issues.length > 5 ? [`- ... and ${parameters.issues.length - 5} more`] : []),
+        ...(parameters.metaMessages ?? []),
+      ],
+    })
+    this.url = parameters.url
+    this.issues = parameters.issues
+  }
+}

@@ -1,0 +1,18 @@
+export { BaseError, docsBaseUrl, type BaseErrorParameters } from './base.js'
+export {
+  AuthenticationError,
+  HttpRequestError,
+  InvalidRequestError,
+  NetworkError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitError,
+  ResponseParseError,
+  ResponseValidationError,
+  TimeoutError,
+  type HttpRequestErrorParameters,
+  type ValidationIssue,
+} from './http.js'
+export { InvalidAddressError, InvalidParameterError, PaginationLimitError } from './input.js'
+export { ScoreTimeoutError, ScoringError } from './scoring.js'
+export { BlockNotAvailableError, ChainReadError, UnsupportedNetworkError } from './chain.js'

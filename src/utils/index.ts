@@ -1,0 +1,2 @@
+export { checksumAddress, isValidAddress, normalizeAddress } from './address.js'
+export { redact, redactUrl } from './redact.js'
