@@ -1,1 +1,25 @@
-export {}
+export { createSemaphore, mapWithConcurrency, type Semaphore } from './concurrency.js'
+export { extractPageToken, paginate, type Page, type PaginationGuards } from './paginate.js'
+export {
+  createRateLimiter,
+  getSharedRateLimiter,
+  modelTierLimits,
+  rateLimitWindowMs,
+  resolveTier,
+  scoringTierLimits,
+  type CreateRateLimiterParameters,
+  type RateLimitBudget,
+  type RateLimiter,
+  type RateLimitTier,
+} from './rate-limit.js'
+export { defaultSleep, type Sleep } from './sleep.js'
+export {
+  createTransport,
+  parseRetryAfter,
+  type RequestParameters,
+  type RetryOptions,
+  type Transport,
+  type TransportConfig,
+  type TransportOptions,
+  type TransportResponse,
+} from './transport.js'

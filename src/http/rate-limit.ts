@@ -1,0 +1,142 @@
+import { sha256, stringToHex } from 'viem'
+import { InvalidParameterError } from '../errors/input.js'
+import { defaultSleep, type Sleep } from './sleep.js'
+
+/** Fifteen minutes: the window of every published rate limit. */
+export const rateLimitWindowMs = 15 * 60 * 1000
+
+/**
+ * A tier of the scoring services, or a custom `{ limit, windowMs }`. Tiers 1-3 are the published
+ * limits; tier 4 ("more than 2,000") paces at 2,000 unless you give your own limit.
+ */
+export type RateLimitTier = 1 | 2 | 3 | 4 | { limit: number; windowMs?: number }
+
+/** Requests per 15 minutes for interfaces A and C (one shared budget per API key). */
+export const scoringTierLimits = { 1: 125, 2: 350, 3: 2000, 4: 2000 } as const
+/** Requests per 15 minutes for interface B (a budget of its own per API key). */
+export const modelTierLimits = { 1: 15, 2: 350, 3: 2000, 4: 2000 } as const
+
+/** Which budget a request draws on: `scoring` (A and C together) or `model` (B). */
+export type RateLimitBudget = 'scoring' | 'model'
+
+/** Paces requests so that no window of `windowMs` ever holds more than `limit` of them. */
+export type RateLimiter = {
+  readonly limit: number
+  readonly windowMs: number
+  /** Resolves when one more request may start now; records it. */
+  acquire(signal?: AbortSignal): Promise<void>
+  /** How many requests were recorded in the window ending now. */
+  inWindow(): number
+}
+
+export type CreateRateLimiterParameters = {
+  limit: number
+  windowMs?: number
+  now?: () => number
+  sleep?: Sleep
+}
+
+/**
+ * Creates a sliding-window rate limiter: a request may start only if fewer than `limit` started in
+ * the `windowMs` before it, so no window of that length, wherever it falls, ever holds more than
+ * `limit` requests. Callers are served in order.
+ *
+ * @throws {InvalidParameterError} when limit or windowMs is not a positive number.
+ * @example
+ * import { createRateLimiter } from 'personhood'
+ * const limiter = createRateLimiter({ limit: 125 })
+ * await limiter.acquire() // resolves at once for the first 125 calls in 15 minutes
+ */
+export function createRateLimiter({
+  limit,
+  windowMs = rateLimitWindowMs,
+  now = Date.now,
+  sleep = defaultSleep,
+}: CreateRateLimiterParameters): RateLimiter {
+  if (!Number.isInteger(limit) || limit < 1) {
+    throw new InvalidParameterError({ parameter: 'limit', reason: `Expected a positive integer, got ${limit}.` })
+  }
+  if (!(windowMs > 0)) {
+    throw new InvalidParameterError({ parameter: 'windowMs', reason: `Expected a positive number, got ${windowMs}.` })
+  }
+  const starts: number[] = []
+  let queue: Promise<void> = Promise.resolve()
+
+  const prune = (t: number) => {
+    let drop = 0
+    while (drop < starts.length && (starts[drop] as number) <= t - windowMs) drop++
+    if (drop) starts.splice(0, drop)
+  }
+
+  const take = async (signal?: AbortSignal) => {
+    for (;;) {
+      signal?.throwIfAborted()
+      const t = now()
+      prune(t)
+      if (starts.length < limit) {
+        starts.push(t)
+        return
+      }
+      await sleep((starts[0] as number) + windowMs - t, signal)
+    }
+  }
+
+  return {
+    limit,
+    windowMs,
+    acquire(signal) {
+      const turn = queue.then(() => take(signal))
+      queue = turn.catch(() => undefined)
+      return turn
+    },
+    inWindow() {
+      prune(now())
+      return starts.length
+    },
+  }
+}
+
+/** Resolves a tier to its `{ limit, windowMs }` for a budget. */
+export function resolveTier(tier: RateLimitTier, budget: RateLimitBudget): { limit: number; windowMs: number } {
+  if (typeof tier === 'object') return { limit: tier.limit, windowMs: tier.windowMs ?? rateLimitWindowMs }
+  const table = budget === 'scoring' ? scoringTierLimits : modelTierLimits
+  const limit = table[tier]
+  if (limit === undefined) {
+    throw new InvalidParameterError({ parameter: 'tier', reason: `Expected 1, 2, 3, 4 or { limit }, got ${String(tier)}.` })
+  }
+  return { limit, windowMs: rateLimitWindowMs }
+}
+
+const sharedLimiters = new Map<string, RateLimiter>()
+
+/**
+ * The process-wide limiter of one API key and budget. Every client created with the same key
+ * draws on it, so a passport client (A) and a registry client (C) share one scoring budget, as the
+ * services count them. The key itself is not kept: the map is indexed by its hash.
+ *
+ * @example
+ * import { getSharedRateLimiter } from 'personhood'
+ * const limiter = getSharedRateLimiter({ apiKey: process.env.PASSPORT_API_KEY!, budget: 'scoring', tier: 2 })
+ */
+export function getSharedRateLimiter({
+  apiKey,
+  budget,
+  tier = 1,
+  now,
+  sleep,
+}: {
+  apiKey: string
+  budget: RateLimitBudget
+  tier?: RateLimitTier
+  now?: () => number
+  sleep?: Sleep
+}): RateLimiter {
+  const { limit, windowMs } = resolveTier(tier, budget)
+  const id = `${budget}:${limit}:${windowMs}:${sha256(stringToHex(apiKey))}`
+  let limiter = sharedLimiters.get(id)
+  if (!limiter) {
+    limiter = createRateLimiter({ limit, windowMs, ...(now ? { now } : {}), ...(sleep ? { sleep } : {}) })
+    sharedLimiters.set(id, limiter)
+  }
+  return limiter
+}

@@ -1,0 +1,305 @@
+import type { z } from 'zod'
+import {
+  AuthenticationError,
+  HttpRequestError,
+  InvalidRequestError,
+  NetworkError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitError,
+  ResponseParseError,
+  ResponseValidationError,
+  TimeoutError,
+  type HttpRequestErrorParameters,
+} from '../errors/http.js'
+import { BaseError } from '../errors/base.js'
+import { readErrorMessage } from '../schemas/common.js'
+import { redact } from '../utils/redact.js'
+import { createSemaphore } from './concurrency.js'
+import type { RateLimiter } from './rate-limit.js'
+import { defaultSleep, type Sleep } from './sleep.js'
+
+/** How failed attempts are retried. */
+export type RetryOptions = {
+  /** Retries after the first attempt. Default 3. */
+  limit?: number
+  /** Delay before the first retry, doubled for each further one. Default 500 ms. */
+  baseDelayMs?: number
+  /** Cap of one backoff delay. Default 30 s. */
+  maxDelayMs?: number
+  /** A Retry-After longer than this is not waited for: the error is thrown with `retryAfterMs`. Default 60 s. */
+  maxRetryAfterMs?: number
+  /** Statuses worth another attempt. Default 408, 429, 500, 502, 503, 504. */
+  statusCodes?: readonly number[]
+}
+
+/** What every client accepts to shape its transport. All optional. */
+export type TransportOptions = {
+  /** The fetch to use (inject one in tests, or a proxying fetch). Default: global fetch. */
+  fetch?: typeof fetch
+  /** Timeout of one attempt. Default 60,000 ms (the services' own limit). */
+  timeoutMs?: number
+  /** Retry policy, or `false` for a single attempt. */
+  retry?: RetryOptions | false
+  /** Requests in flight at once, per client. Default 4. */
+  concurrency?: number
+  /** The clock, in milliseconds (for Retry-After dates and rate pacing). Default Date.now. */
+  now?: () => number
+  /** How to wait between attempts. Default: a timer. Tests inject their own. */
+  sleep?: Sleep
+  /** Random numbers in [0, 1) for jitter. Default Math.random. */
+  random?: () => number
+  /** Extra headers for every request (for example a User-Agent). */
+  headers?: Record<string, string>
+}
+
+export type TransportConfig = TransportOptions & {
+  baseUrl: string
+  /** Auth headers, computed per request (a bearer token may change after sign-in). */
+  authHeaders?: () => Record<string, string>
+  /** Secrets to remove from every error and message. */
+  secrets?: () => readonly (string | undefined)[]
+}
+
+type Query = Record<string, string | number | boolean | bigint | null | undefined | readonly (string | number)[]>
+
+export type RequestParameters<S extends z.ZodType | null> = {
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE' | 'HEAD'
+  path: string
+  query?: Query
+  body?: unknown
+  /** Schema of the success body; `null` for an answer without body. */
+  schema: S
+  /** Safe to retry on any failure. Default: true for GET and HEAD, false otherwise. */
+  idempotent?: boolean
+  /** The rate limiter this request draws on. */
+  rateLimiter?: RateLimiter | undefined
+  signal?: AbortSignal
+  /** Statuses other than 2xx to hand back as a successful answer (e.g. 404 meaning "none"). */
+  acceptStatus?: readonly number[]
+}
+
+export type TransportResponse<T> = { status: number; data: T; headers: Headers }
+
+/** A configured HTTP transport: every client request goes through `request`. */
+export type Transport = {
+  readonly baseUrl: string
+  request<S extends z.ZodType | null>(
+    parameters: RequestParameters<S>,
+  ): Promise<TransportResponse<S extends z.ZodType ? z.output<S> : undefined>>
+  /** The URL a request would use (secrets never appear in URLs). */
+  buildUrl(path: string, query?: Query): string
+}
+
+const defaultRetryStatusCodes = [408, 429, 500, 502, 503, 504] as const
+
+/**
+ * Creates the transport the clients share: auth headers, a timeout per attempt, retries with
+ * exponential backoff and jitter (Retry-After honoured), rate pacing, bounded concurrency, and
+ * validation of every answer against its schema. Errors are typed and never carry a secret.
+ *
+ * @example
+ * import { createTransport } from 'personhood'
+ * const transport = createTransport({ baseUrl: 'http://127.0.0.1:8787', authHeaders: () => ({ 'X-API-KEY': key }) })
+ */
+export function createTransport(config: TransportConfig): Transport {
+  const {
+    fetch: fetchFn = globalThis.fetch,
+    timeoutMs = 60_000,
+    concurrency = 4,
+    now = Date.now,
+    sleep = defaultSleep,
+    random = Math.random,
+  } = config
+  const retry = config.retry === false ? { limit: 0 } : (config.retry ?? {})
+  const retryLimit = retry.limit ?? 3
+  const baseDelayMs = retry.baseDelayMs ?? 500
+  const maxDelayMs = retry.maxDelayMs ?? 30_000
+  const maxRetryAfterMs = retry.maxRetryAfterMs ?? 60_000
+  const retryStatusCodes = new Set<number>(retry.statusCodes ?? defaultRetryStatusCodes)
+  const baseUrl = config.baseUrl.replace(/\/+$/, '')
+  const semaphore = createSemaphore(concurrency)
+  const secrets = () => config.secrets?.() ?? []
+
+  const buildUrl = (path: string, query?: Query) => {
+    const url = new URL(baseUrl + (path.startsWith('/') ? path : `/${path}`))
+    for (const [name, value] of Object.entries(query ?? {})) {
+      if (value === undefined || value === null) continue
+      url.searchParams.set(name, Array.isArray(value) ? value.join(',') : String(value))
+    }
+    return url.toString()
+  }
+
+  const backoff = (attempt: number) => {
+    const delay = Math.min(maxDelayMs, baseDelayMs * 2 ** (attempt - 1))
+    return delay / 2 + random() * (delay / 2)
+  }
+
+  async function attempt<S extends z.ZodType | null>(parameters: RequestParameters<S>, url: string) {
+    const controller = new AbortController()
+    const timer = setTimeout(() => controller.abort(new DOMException('timeout', 'TimeoutError')), timeoutMs)
+    const signal = parameters.signal ? AbortSignal.any([parameters.signal, controller.signal]) : controller.signal
+    try {
+      const headers: Record<string, string> = { Accept: 'application/json', ...config.headers, ...config.authHeaders?.() }
+      let body: string | undefined
+      if (parameters.body !== undefined) {
+        headers['Content-Type'] = 'application/json'
+        body = JSON.stringify(parameters.body)
+      }
+      const response = await fetchFn(url, { method: parameters.method, headers, body, signal })
+      const text = await response.text()
+      return { kind: 'response' as const, response, text }
+    } catch (error) {
+      if (parameters.signal?.aborted) throw parameters.signal.reason
+      if (controller.signal.aborted) return { kind: 'timeout' as const, error }
+      return { kind: 'network' as const, error }
+    } finally {
+      clearTimeout(timer)
+    }
+  }
+
+  async function request<S extends z.ZodType | null>(parameters: RequestParameters<S>) {
+    const url = buildUrl(parameters.path, parameters.query)
+    const shownUrl = redact(url, secrets())
+    const method = parameters.method
+    const idempotent = parameters.idempotent ?? (method === 'GET' || method === 'HEAD')
+
+    return semaphore.run(async () => {
+      for (let attemptNumber = 1; ; attemptNumber++) {
+        const retriesLeft = attemptNumber <= retryLimit
+        await parameters.rateLimiter?.acquire(parameters.signal)
+        const result = await attempt(parameters, url)
+
+        if (result.kind !== 'response') {
+          // No answer at all. A non-idempotent request may have reached the server: never repeat it.
+          if (idempotent && retriesLeft) {
+            await sleep(backoff(attemptNumber), parameters.signal)
+            continue
+          }
+          if (result.kind === 'timeout') throw new TimeoutError({ method, url: shownUrl, timeoutMs, cause: result.error })
+          throw new NetworkError({ method, url: shownUrl, cause: sanitizeCause(result.error, secrets()) })
+        }
+
+        const { response, text } = result
+        if (response.ok || parameters.acceptStatus?.includes(response.status)) {
+          return {
+            status: response.status,
+            headers: response.headers,
+            data: parseBody(parameters, { method, url: shownUrl, status: response.status, text }),
+          } as TransportResponse<S extends z.ZodType ? z.output<S> : undefined>
+        }
+
+        const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), now())
+        // 429 means the server refused before doing anything, so even a submit may be repeated.
+        const retryable = retryStatusCodes.has(response.status) && (idempotent || response.status === 429)
+        if (retryable && retriesLeft && (retryAfterMs === undefined || retryAfterMs <= maxRetryAfterMs)) {
+          await sleep(retryAfterMs ?? backoff(attemptNumber), parameters.signal)
+          continue
+        }
+        throw httpError({
+          method,
+          url: shownUrl,
+          status: response.status,
+          text: redact(text, secrets()),
+          retryAfterMs,
+          attempts: attemptNumber,
+        })
+      }
+    })
+  }
+
+  return { baseUrl, request, buildUrl }
+}
+
+function parseBody<S extends z.ZodType | null>(
+  parameters: RequestParameters<S>,
+  context: { method: string; url: string; status: number; text: string },
+) {
+  if (parameters.schema === null) return undefined
+  let json: unknown
+  try {
+    json = context.text === '' ? undefined : JSON.parse(context.text)
+  } catch (error) {
+    throw new ResponseParseError({ ...context, body: context.text.slice(0, 2000), cause: error, details: describeNonJson(context.text) })
+  }
+  const parsed = parameters.schema.safeParse(json)
+  if (!parsed.success) {
+    throw new ResponseValidationError({
+      method: context.method,
+      url: context.url,
+      issues: parsed.error.issues.map((issue) => ({
+        path: issue.path.map((key) => (typeof key === 'symbol' ? String(key) : key)),
+        message: issue.message,
+      })),
+    })
+  }
+  return parsed.data
+}
+
+function describeNonJson(text: string): string {
+  if (/^\s*</.test(text)) {
+    const title = /<title>([^<]*)<\/title>/i.exec(text)?.[1]?.trim()
+    return `The server answered with an HTML page${title ? ` ("${title}")` : ''}, not JSON.`
+  }
+  return text === '' ? 'The body is empty.' : `The body starts with: ${text.slice(0, 80)}`
+}
+
+function httpError(context: {
+  method: string
+  url: string
+  status: number
+  text: string
+  retryAfterMs: number | undefined
+  attempts: number
+}): HttpRequestError {
+  let serverMessage: string | undefined
+  try {
+    serverMessage = readErrorMessage(JSON.parse(context.text))
+  } catch {
+    serverMessage = context.text.trim() === '' ? undefined : describeNonJson(context.text)
+  }
+  const parameters: HttpRequestErrorParameters = {
+    method: context.method,
+    url: context.url,
+    status: context.status,
+    body: context.text.slice(0, 2000),
+    serverMessage,
+    metaMessages: context.attempts > 1 ? [`Attempts: ${context.attempts}`] : [],
+  }
+  switch (context.status) {
+    case 400:
+    case 422:
+      return new InvalidRequestError(parameters)
+    case 401:
+      return new AuthenticationError(parameters)
+    case 403:
+      return new PermissionDeniedError(parameters)
+    case 404:
+      return new NotFoundError(parameters)
+    case 429:
+      return new RateLimitError({ ...parameters, retryAfterMs: context.retryAfterMs })
+    default:
+      return new HttpRequestError(parameters)
+  }
+}
+
+/**
+ * Reads a Retry-After header (seconds or an HTTP date) as milliseconds from `nowMs`.
+ * Returns undefined when absent or unreadable.
+ */
+export function parseRetryAfter(value: string | null, nowMs: number): number | undefined {
+  if (value === null || value.trim() === '') return undefined
+  const trimmed = value.trim()
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000)
+  const date = Date.parse(trimmed)
+  return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs)
+}
+
+function sanitizeCause(error: unknown, secrets: readonly (string | undefined)[]): unknown {
+  if (error instanceof BaseError || !(error instanceof Error)) return error
+  const message = redact(error.message, secrets)
+  if (message === error.message) return error
+  const clean = new Error(message)
+  clean.name = error.name
+  return clean
+}
