@@ -1,0 +1,51 @@
+import { z } from 'zod'
+import { integerLikeSchema, numberOrStringSchema } from './common.js'
+
+/**
+ * One row of the attestation index (E8). `validUntil` and `attestTimestamp` are kept exactly as sent
+ * (number or string, e.g. "0"): the clean-hands rule reads them. Unknown keys are kept.
+ */
+export const attestationRowSchema = z.looseObject({
+  fullSchemaId: z.string(),
+  attester: z.string(),
+  isReceiver: z.boolean(),
+  revoked: z.boolean(),
+  validUntil: numberOrStringSchema,
+  attestationId: z.string().optional(),
+  schemaId: z.string().optional(),
+  recipients: z.array(z.string()).optional(),
+  attestTimestamp: numberOrStringSchema.optional(),
+})
+/** What {@link attestationRowSchema} returns. */
+export type AttestationRow = z.output<typeof attestationRowSchema>
+
+/** E8 response as our server emits it: `{ data: { rows, page?, size?, total? } }`. */
+export const attestationPageSchema = z.object({
+  data: z.object({
+    rows: z.array(attestationRowSchema),
+    page: z.number().int().optional(),
+    size: z.number().int().optional(),
+    total: z.number().int().optional(),
+  }),
+})
+/** What {@link attestationPageSchema} returns. */
+export type AttestationPage = z.output<typeof attestationPageSchema>
+
+/**
+ * E8 response as the services send it: the spec's `{ data: { rows } }` or the public index's
+ * `{ data: { page, size, total, rows } }` (counts may be digit strings; a null `rows` is empty).
+ * Normalized to {@link AttestationPage}.
+ */
+export const attestationPageResponseSchema = z.object({
+  data: z.object({
+    rows: z
+      .array(attestationRowSchema)
+      .nullable()
+      .transform((rows) => rows ?? []),
+    page: integerLikeSchema.optional(),
+    size: integerLikeSchema.optional(),
+    total: integerLikeSchema.optional(),
+  }),
+})
+/** What {@link attestationPageResponseSchema} accepts. */
+export type AttestationPageResponseInput = z.input<typeof attestationPageResponseSchema>
