@@ -1,0 +1,49 @@
+/**
+ * The demo world: a deterministic, JSON-serializable description of the state a reference server
+ * and a local chain load (stamps, scorers, API keys, Human ID verifications, clean-hands
+ * attestations, model scores, stakes, demo accounts).
+ *
+ * @example
+ * import { generateWorld, summarizeWorld } from 'personhood'
+ * const world = generateWorld({ now: new Date('2025-06-01T00:00:00Z') })
+ * const summary = summarizeWorld(world)
+ */
+export { demoCustomActionId, generateWorld, worldMix, worldWalletLimits } from './generate.js'
+export type { GenerateWorldParameters, GenerateWorldReturnType } from './generate.js'
+export { summarizeWorld } from './summarize.js'
+export type { WorldSummary } from './summarize.js'
+/**
+ * The service and contract constants the world uses (Human ID circuits and issuers, hubs, legacy stores,
+ * the clean-hands attester and schema), under one name so they do not clash with `src/chain`.
+ *
+ * @example
+ * worldConstants.humanIdCircuitIds['gov-id'] // 0x729d660e...
+ */
+export * as worldConstants from './constants.js'
+export type {
+  ApiKey,
+  AttestationKind,
+  AttestationRow,
+  CleanHandsSbt,
+  DemoAccount,
+  DemoStory,
+  HumanIdCredential,
+  HumanIdNetwork,
+  ModelName,
+  ModelScore,
+  RoundStake,
+  ScoreEvent,
+  Scorer,
+  Stake,
+  Stamp,
+  StampIssuer,
+  StampMetadata,
+  StampProvider,
+  SybilCluster,
+  TosAcceptance,
+  Verification,
+  VerificationKind,
+  Wallet,
+  World,
+  WorldChain,
+} from './types.js'
