@@ -20,24 +20,23 @@ export type { WorldSummary } from './summarize.js'
  * worldConstants.humanIdCircuitIds['gov-id'] // 0x729d660e...
  */
 export * as worldConstants from './constants.js'
+// Types named like the spec's resources carry a `World` prefix: the plain records of the world are
+// not the services' answers (those types come from the schemas).
 export type {
-  ApiKey,
+  ApiKey as WorldApiKey,
   AttestationKind,
-  AttestationRow,
+  AttestationRow as WorldAttestation,
   CleanHandsSbt,
   DemoAccount,
   DemoStory,
-  HumanIdCredential,
-  HumanIdNetwork,
-  ModelName,
-  ModelScore,
-  RoundStake,
+  ModelScore as WorldModelScore,
+  RoundStake as WorldRoundStake,
   ScoreEvent,
-  Scorer,
-  Stake,
-  Stamp,
+  Scorer as WorldScorer,
+  Stake as WorldStake,
+  Stamp as WorldStamp,
   StampIssuer,
-  StampMetadata,
+  StampMetadata as WorldStampMetadata,
   StampProvider,
   SybilCluster,
   TosAcceptance,

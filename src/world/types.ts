@@ -12,14 +12,10 @@
  */
 import type { Address, Hex } from 'viem'
 
-/** The Human ID credentials of interface E (E1-E6). */
-export type HumanIdCredential = 'gov-id' | 'phone' | 'biometrics'
+import type { HumanIdCredential, HumanIdNetwork } from '../schemas/human-id.js'
+import type { ModelName } from '../schemas/model.js'
 
-/** The networks of E1-E3: production (Optimism) and the sandbox (Base Sepolia). */
-export type HumanIdNetwork = 'optimism' | 'base-sepolia'
-
-/** The models of interface B. */
-export type ModelName = 'aggregate' | 'ethereum_activity' | 'nft' | 'arbitrum' | 'base' | 'optimism' | 'polygon' | 'zksync'
+export type { HumanIdCredential, HumanIdNetwork, ModelName }
 
 /**
  * The time base of the local chain: block `n` is mined at `genesisTime + n * blockTimeSeconds`.
