@@ -1,4 +1,6 @@
+import { ResponseValidationError } from '../errors/http.js'
 import { PaginationLimitError } from '../errors/input.js'
+import { redactUrl } from '../utils/redact.js'
 
 /** Guards that stop a paginated read from following a server forever. */
 export type PaginationGuards = {
@@ -42,14 +44,27 @@ export async function* paginate<T, P extends Page<T>>(
 
 /**
  * Reads the page token out of a `next`/`prev` value, which the services send either as a bare
- * token or as an absolute link carrying `?token=`. Only the token is followed, never the link's
- * host, so a response cannot redirect the client (and its API key) elsewhere.
+ * token or as a link carrying `?token=` (absolute, or relative to the API). Only the token is
+ * followed, never the link's host, so a response cannot redirect the client (and its API key)
+ * elsewhere. Null or empty means there is no such page.
+ *
+ * @throws {ResponseValidationError} when the value is a link without a `token` parameter: ending
+ * the pagination there would silently drop the rest of the data.
  */
 export function extractPageToken(value: string | null | undefined): string | null {
   if (value === null || value === undefined || value === '') return null
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value) || value.startsWith('/') || value.startsWith('?')) {
-    const url = new URL(value, 'http://localhost')
-    return url.searchParams.get('token')
+  const absolute = /^[a-z][a-z0-9+.-]*:\/\//i.test(value)
+  // A bare base64 token may start with "/", so only a value that carries a token= parameter is
+  // read as a relative link.
+  const relative = !absolute && /^[/?][^\s]*[?&]token=/.test(value)
+  if (!absolute && !relative) return value
+  const token = new URL(value, 'http://localhost').searchParams.get('token')
+  if (token === null || token === '') {
+    throw new ResponseValidationError({
+      method: 'GET',
+      url: redactUrl(value),
+      issues: [{ path: ['next'], message: 'The page link has no token parameter; the next page cannot be followed.' }],
+    })
   }
-  return value
+  return token
 }

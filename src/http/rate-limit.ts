@@ -77,7 +77,11 @@ export function createRateLimiter({
         starts.push(t)
         return
       }
-      await sleep((starts[0] as number) + windowMs - t, signal)
+      const waitMs = (starts[0] as number) + windowMs - t
+      await sleep(waitMs, signal)
+      // A sleep that returned without the clock moving (a no-op test sleep paired with the real
+      // clock) would spin forever: wait on a real timer instead.
+      if (now() === t) await defaultSleep(waitMs, signal)
     }
   }
 
@@ -112,8 +116,12 @@ const sharedLimiters = new Map<string, RateLimiter>()
 /**
  * The process-wide limiter of one API key and budget. Every client created with the same key
  * draws on it, so a passport client (A) and a registry client (C) share one scoring budget, as the
- * services count them. The key itself is not kept: the map is indexed by its hash.
+ * services count them. The key itself is not kept: the map is indexed by its hash. The first client
+ * of a key sets its tier and clock; a later client that names another tier for the same key is a
+ * configuration error (one key has one tier), and tests that need their own clock pass their own
+ * limiter instead.
  *
+ * @throws {InvalidParameterError} when the key is already paced in this process at another limit.
  * @example
  * import { getSharedRateLimiter } from 'personhood'
  * const limiter = getSharedRateLimiter({ apiKey: process.env.PASSPORT_API_KEY!, budget: 'scoring', tier: 2 })
@@ -132,11 +140,20 @@ export function getSharedRateLimiter({
   sleep?: Sleep
 }): RateLimiter {
   const { limit, windowMs } = resolveTier(tier, budget)
-  const id = `${budget}:${limit}:${windowMs}:${sha256(stringToHex(apiKey))}`
-  let limiter = sharedLimiters.get(id)
-  if (!limiter) {
-    limiter = createRateLimiter({ limit, windowMs, ...(now ? { now } : {}), ...(sleep ? { sleep } : {}) })
-    sharedLimiters.set(id, limiter)
+  const id = `${budget}:${sha256(stringToHex(apiKey))}`
+  const existing = sharedLimiters.get(id)
+  if (existing) {
+    if (existing.limit !== limit || existing.windowMs !== windowMs) {
+      throw new InvalidParameterError({
+        parameter: 'tier',
+        reason:
+          `This API key is already paced in this process at ${existing.limit} requests per ${existing.windowMs / 60_000} min ` +
+          `(${budget} budget); a second client asked for ${limit}. Give every client of one key the same tier.`,
+      })
+    }
+    return existing
   }
+  const limiter = createRateLimiter({ limit, windowMs, ...(now ? { now } : {}), ...(sleep ? { sleep } : {}) })
+  sharedLimiters.set(id, limiter)
   return limiter
 }

@@ -11,7 +11,8 @@ import {
   ResponseValidationError,
   TimeoutError,
 } from '../errors/index.js'
-import { createRateLimiter } from './rate-limit.js'
+import { extractPageToken } from './paginate.js'
+import { createRateLimiter, getSharedRateLimiter } from './rate-limit.js'
 import { createTransport, parseRetryAfter, type TransportConfig } from './transport.js'
 
 const base = 'https://scorer.test'
@@ -241,5 +242,53 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter('Thu, 01 Jan 1970 00:00:10 GMT', 4_000)).toBe(6_000)
     expect(parseRetryAfter('soon', 0)).toBeUndefined()
     expect(parseRetryAfter(null, 0)).toBeUndefined()
+  })
+})
+
+describe('rate limiter robustness', () => {
+  test('a sleep that does not move the clock falls back to a real timer instead of spinning', async () => {
+    let t = 1_000
+    let sleeps = 0
+    const limiter = createRateLimiter({
+      limit: 1,
+      windowMs: 30,
+      now: () => t,
+      sleep: async () => {
+        sleeps++
+      },
+    })
+    await limiter.acquire()
+    const second = limiter.acquire()
+    // the real timer fallback gives the clock a chance to move; move it past the window
+    setTimeout(() => (t += 30), 5)
+    await second
+    expect(sleeps).toBeGreaterThanOrEqual(1)
+    expect(limiter.inWindow()).toBe(1)
+  })
+})
+
+describe('getSharedRateLimiter', () => {
+  test('one key shares one budget; another tier for the same key is refused', () => {
+    const a = getSharedRateLimiter({ apiKey: 'pk_shared_test_key', budget: 'scoring', tier: 2 })
+    expect(getSharedRateLimiter({ apiKey: 'pk_shared_test_key', budget: 'scoring', tier: 2 })).toBe(a)
+    expect(getSharedRateLimiter({ apiKey: 'pk_shared_test_key', budget: 'model', tier: 2 })).not.toBe(a)
+    expect(() => getSharedRateLimiter({ apiKey: 'pk_shared_test_key', budget: 'scoring', tier: 1 })).toThrow(
+      'Parameter "tier" is invalid.',
+    )
+  })
+})
+
+describe('extractPageToken', () => {
+  test('reads bare tokens, absolute links and relative links; never a host', () => {
+    expect(extractPageToken(null)).toBeNull()
+    expect(extractPageToken('')).toBeNull()
+    expect(extractPageToken('eyJhIjoxfQ')).toBe('eyJhIjoxfQ')
+    expect(extractPageToken('/8Jv+q==')).toBe('/8Jv+q==') // a base64 token that starts with "/"
+    expect(extractPageToken('https://evil.example/v2/stamps/0xabc?limit=10&token=abc123')).toBe('abc123')
+    expect(extractPageToken('/v2/stamps/0xabc?token=xyz&limit=10')).toBe('xyz')
+  })
+
+  test('a link without a token is an error, not a silent end of the data', () => {
+    expect(() => extractPageToken('https://api.example/v2/stamps/0xabc?limit=10')).toThrow(ResponseValidationError)
   })
 })
