@@ -1,0 +1,209 @@
+/**
+ * Small helpers the API-key clients share: building the transport, resolving rate limiters and
+ * checking arguments before any request. Nothing here is specific to one interface.
+ */
+import { ResponseValidationError, type ValidationIssue } from '../errors/http.js'
+import { InvalidParameterError } from '../errors/input.js'
+import type { PaginationGuards } from '../http/paginate.js'
+import { getSharedRateLimiter, resolveTier, type RateLimitBudget, type RateLimiter, type RateLimitTier } from '../http/rate-limit.js'
+import type { Sleep } from '../http/sleep.js'
+import { createTransport, type Transport, type TransportOptions } from '../http/transport.js'
+import { parseIsoTimestamp } from '../schemas/common.js'
+import { redactUrl } from '../utils/redact.js'
+
+/** Printable ASCII, no leading or trailing blank: what fits in a header without surprises. */
+const headerValuePattern = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/
+
+/**
+ * Checks an API key (without ever echoing it) and creates a transport that sends it in `headerName`
+ * on every request and removes it from every error.
+ *
+ * @throws {InvalidParameterError} when the key is missing, empty or not a header-safe string, or
+ * `baseUrl` is not an http(s) URL.
+ */
+export function createApiKeyTransport({
+  apiKey,
+  baseUrl,
+  headerName = 'X-API-KEY',
+  ...options
+}: TransportOptions & { apiKey: string; baseUrl: string; headerName?: string }): Transport {
+  if (typeof apiKey !== 'string' || apiKey === '') {
+    throw new InvalidParameterError({ parameter: 'apiKey', reason: 'An API key is required (a non-empty string).' })
+  }
+  if (!headerValuePattern.test(apiKey)) {
+    throw new InvalidParameterError({
+      parameter: 'apiKey',
+      reason: 'The API key must be printable ASCII without leading or trailing whitespace.',
+    })
+  }
+  checkBaseUrl(baseUrl)
+  return createTransport({
+    ...options,
+    baseUrl,
+    authHeaders: () => ({ [headerName]: apiKey }),
+    secrets: () => [apiKey],
+  })
+}
+
+/**
+ * Checks that `baseUrl` is an absolute http(s) URL.
+ *
+ * @throws {InvalidParameterError} otherwise (credentials in the URL are not shown).
+ */
+export function checkBaseUrl(baseUrl: unknown, parameter = 'baseUrl'): void {
+  let protocol: string | undefined
+  try {
+    protocol = typeof baseUrl === 'string' ? new URL(baseUrl).protocol : undefined
+  } catch {
+    protocol = undefined
+  }
+  if (protocol !== 'http:' && protocol !== 'https:') {
+    const shown = typeof baseUrl === 'string' ? `"${redactUrl(baseUrl).slice(0, 100)}"` : typeof baseUrl
+    throw new InvalidParameterError({ parameter, reason: `Expected an absolute http(s) URL, got ${shown}.` })
+  }
+}
+
+/**
+ * Resolves the limiter a budget draws on: `false` means no pacing, a limiter is used as given, and
+ * `undefined` means the process-wide limiter of this API key and budget at `tier`.
+ *
+ * @throws {InvalidParameterError} when `tier` is not a known tier or a valid `{ limit, windowMs }`.
+ */
+export function resolveRateLimiter({
+  limiter,
+  apiKey,
+  budget,
+  tier,
+  now,
+  sleep,
+}: {
+  limiter: RateLimiter | false | undefined
+  apiKey: string
+  budget: RateLimitBudget
+  tier: RateLimitTier
+  now?: (() => number) | undefined
+  sleep?: Sleep | undefined
+}): RateLimiter | undefined {
+  resolveTier(tier, budget) // checks the tier even when it is not used
+  if (limiter === false) return undefined
+  if (limiter !== undefined) return limiter
+  return getSharedRateLimiter({ apiKey, budget, tier, ...(now ? { now } : {}), ...(sleep ? { sleep } : {}) })
+}
+
+/**
+ * Checks an integer argument within bounds and returns it.
+ *
+ * @throws {InvalidParameterError} when `value` is not a safe integer in `[min, max]`.
+ */
+export function checkInteger(value: unknown, parameter: string, { min, max }: { min?: number; max?: number } = {}): number {
+  const inRange =
+    typeof value === 'number' &&
+    Number.isSafeInteger(value) &&
+    (min === undefined || value >= min) &&
+    (max === undefined || value <= max)
+  if (!inRange) {
+    const range =
+      min !== undefined && max !== undefined
+        ? `an integer from ${min} to ${max}`
+        : min !== undefined
+          ? `an integer of at least ${min}`
+          : max !== undefined
+            ? `an integer of at most ${max}`
+            : 'an integer'
+    throw new InvalidParameterError({ parameter, reason: `Expected ${range}, got ${describeValue(value)}.` })
+  }
+  return value
+}
+
+/**
+ * Checks a non-negative finite number of milliseconds and returns it.
+ *
+ * @throws {InvalidParameterError} otherwise.
+ */
+export function checkDuration(value: unknown, parameter: string): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+    throw new InvalidParameterError({ parameter, reason: `Expected a non-negative number of milliseconds, got ${describeValue(value)}.` })
+  }
+  return value
+}
+
+/**
+ * Reads a positive integer id given as a number or a string of digits (a scorer id, for example)
+ * and returns it as the decimal string the services expect.
+ *
+ * @throws {InvalidParameterError} on anything else (zero, negative, fractional, `"12a"`, ...).
+ */
+export function toPositiveIntegerId(value: unknown, parameter: string): string {
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) return String(value)
+  if (typeof value === 'string' && /^[1-9]\d*$/.test(value)) return value
+  throw new InvalidParameterError({
+    parameter,
+    reason: `Expected a positive integer or a string of digits, got ${describeValue(value)}.`,
+  })
+}
+
+/**
+ * Reads a timestamp argument: a valid Date is sent as `toISOString()`; a date-only `YYYY-MM-DD`
+ * string is sent as given (midnight UTC); any other ISO 8601 date-time string is checked and sent
+ * as `toISOString()` (a date-time without offset is read as UTC).
+ *
+ * @throws {InvalidParameterError} on an invalid Date, a string that is not ISO 8601, a day that
+ * does not exist, or any other type.
+ */
+export function toIsoTimestamp(value: unknown, parameter: string): string {
+  if (value instanceof Date) {
+    if (Number.isNaN(value.getTime())) throw new InvalidParameterError({ parameter, reason: 'Expected a valid Date, got Invalid Date.' })
+    return value.toISOString()
+  }
+  if (typeof value === 'string') {
+    let date: Date
+    try {
+      date = parseIsoTimestamp(value, parameter)
+    } catch (error) {
+      throw new InvalidParameterError({ parameter, reason: (error as Error).message })
+    }
+    return /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : date.toISOString()
+  }
+  throw new InvalidParameterError({ parameter, reason: `Expected a Date or an ISO 8601 string, got ${describeValue(value)}.` })
+}
+
+/**
+ * Checks the guards of a paginated read (each a positive integer when given).
+ *
+ * @throws {InvalidParameterError} otherwise.
+ */
+export function checkPaginationGuards({ maxPages, maxItems }: PaginationGuards): PaginationGuards {
+  return {
+    ...(maxPages !== undefined ? { maxPages: checkInteger(maxPages, 'maxPages', { min: 1 }) } : {}),
+    ...(maxItems !== undefined ? { maxItems: checkInteger(maxItems, 'maxItems', { min: 1 }) } : {}),
+  }
+}
+
+/** Encodes one path segment (an id or a token a caller gave) so it cannot change the path. */
+export function pathSegment(value: string | number): string {
+  return encodeURIComponent(String(value))
+}
+
+/**
+ * The error for an answer that passed its schema but not a check that depends on the request
+ * (a missing model key, an empty list where one record was due).
+ */
+export function responseValidationError(
+  transport: Transport,
+  request: { method: string; path: string; query?: Parameters<Transport['buildUrl']>[1] },
+  issues: ValidationIssue[],
+): ResponseValidationError {
+  return new ResponseValidationError({
+    method: request.method,
+    url: redactUrl(transport.buildUrl(request.path, request.query)),
+    issues,
+  })
+}
+
+function describeValue(value: unknown): string {
+  if (typeof value === 'string') return `"${value.slice(0, 60)}"`
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value)
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'an array'
+  return typeof value
+}
