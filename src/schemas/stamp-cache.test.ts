@@ -179,7 +179,7 @@ describe('sign-in (D13)', () => {
     const body = { message, signature: `0x${'ab'.repeat(65)}` }
     expect(signInSubmitSchema.parse(body)).toEqual(body)
     const { statement: _statement, expirationTime: _expirationTime, resources: _resources, ...minimal } = message
-    expect(signInSubmitSchema.parse({ message: { ...minimal, chainId: '1' }, signature: '0x' }).message.chainId).toBe(1)
+    expect(signInSubmitSchema.parse({ message: { ...minimal, chainId: '1' }, signature: `0x${'cd'.repeat(65)}` }).message.chainId).toBe(1)
   })
 
   test('a malformed message or signature fails', () => {
@@ -192,6 +192,7 @@ describe('sign-in (D13)', () => {
     expect(fails({ issuedAt: 'now' })).toBe(true)
     expect(fails({ domain: undefined })).toBe(true)
     expect(signInSubmitSchema.safeParse({ message, signature: 'not hex' }).success).toBe(false)
+    expect(signInSubmitSchema.safeParse({ message, signature: '0x' }).success).toBe(false)
     expect(signInSubmitSchema.safeParse({ message: 'app.passport.xyz wants you to sign in', signature: '0x12' }).success).toBe(false)
   })
 

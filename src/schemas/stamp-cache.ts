@@ -243,7 +243,7 @@ export type SiweMessageInput = z.input<typeof siweMessageSchema>
 /** D13 body: `{ message: SIWE message object, signature }`. */
 export const signInSubmitSchema = z.object({
   message: siweMessageSchema,
-  signature: z.string().regex(/^0x[0-9a-fA-F]*$/, 'Expected a 0x-prefixed hex signature'),
+  signature: z.string().regex(/^0x(?:[0-9a-fA-F]{2})+$/, 'Expected a 0x-prefixed hex signature'),
 })
 /** What {@link signInSubmitSchema} returns. */
 export type SignInSubmit = z.output<typeof signInSubmitSchema>
@@ -251,6 +251,6 @@ export type SignInSubmit = z.output<typeof signInSubmitSchema>
 export type SignInSubmitInput = z.input<typeof signInSubmitSchema>
 
 /** D13 response: `{ access: JWT, support_user_hash? }`. */
-export const accessTokenSchema = z.object({ access: z.string(), support_user_hash: z.string().nullish() })
+export const accessTokenSchema = z.object({ access: z.string().min(1, 'Expected a non-empty token'), support_user_hash: z.string().nullish() })
 /** What {@link accessTokenSchema} returns. */
 export type AccessToken = z.output<typeof accessTokenSchema>

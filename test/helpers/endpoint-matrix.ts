@@ -23,7 +23,7 @@ import type { TransportOptions } from '../../src/http/index.js'
 export const fastTransport: TransportOptions = {
   sleep: async () => {},
   random: () => 0.5,
-  timeoutMs: 80,
+  timeoutMs: 600,
 }
 
 export type EndpointCase = {
@@ -120,7 +120,7 @@ export function describeEndpointMatrix(title: string, cases: EndpointCase[]): vo
           })
 
           test('a timeout then success', async () => {
-            intercept(c).delay(400).reply(successStatus, c.success.body as nock.Body)
+            intercept(c).delay(2000).reply(successStatus, c.success.body as nock.Body)
             const scope = intercept(c).reply(successStatus, c.success.body as nock.Body)
             c.expectSuccess(await c.call(fastTransport))
             expect(scope.isDone()).toBe(true)
@@ -134,7 +134,7 @@ export function describeEndpointMatrix(title: string, cases: EndpointCase[]): vo
           })
 
           test('a timeout is not repeated', async () => {
-            intercept(c).delay(400).reply(successStatus, c.success.body as nock.Body)
+            intercept(c).delay(2000).reply(successStatus, c.success.body as nock.Body)
             const error = await failure(c.call(fastTransport))
             expect(error).toBeInstanceOf(TimeoutError)
           })

@@ -1,0 +1,376 @@
+import nock from 'nock'
+import { getAddress, keccak256, toHex } from 'viem'
+import { afterEach, beforeAll, describe, expect, test } from 'vitest'
+import {
+  createHumanIdClient,
+  getHumanIdVotingStrategyScores,
+  publicVotingStrategyPath,
+  type CreateHumanIdClientParameters,
+  type HumanIdClient,
+} from '../../src/clients/index.js'
+import { InvalidAddressError, InvalidParameterError, ResponseValidationError } from '../../src/errors/index.js'
+import type { TransportOptions } from '../../src/http/index.js'
+import { describeEndpointMatrix, fastTransport } from '../helpers/endpoint-matrix.js'
+
+const host = 'https://api.holonym.io'
+const user = '0x52908400098527886e0f7030069857d2e4169ee7'
+const userChecksummed = '0x52908400098527886E0F7030069857D2E4169EE7'
+const other = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8'
+const expirationDate = 1767225600
+
+beforeAll(() => nock.disableNetConnect())
+afterEach(() => {
+  nock.cleanAll()
+})
+
+function client(options: TransportOptions & Partial<CreateHumanIdClientParameters> = {}): HumanIdClient {
+  return createHumanIdClient({ ...fastTransport, ...options })
+}
+
+async function failure(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise
+  } catch (error) {
+    return error
+  }
+  throw new Error('expected the call to fail, but it succeeded')
+}
+
+/** `count` distinct checksummed addresses, the same on every run. */
+function addresses(count: number, salt = 0): `0x${string}`[] {
+  return Array.from({ length: count }, (_, i) => getAddress(keccak256(toHex(`${salt}:${i}`)).slice(0, 42)))
+}
+
+/** Replies to E4-E6 like a server: 1 for the addresses in `verified`, 0 for the others, in the order asked. */
+function strategyReply(verified: ReadonlySet<string>, seen?: { urls: string[]; asked: string[][] }) {
+  return (uri: string) => {
+    const url = new URL(host + uri)
+    const asked = (url.searchParams.get('addresses') ?? '').split(',')
+    seen?.urls.push(url.toString())
+    seen?.asked.push(asked)
+    return [200, { score: asked.map((address) => ({ address, score: verified.has(address.toLowerCase()) ? 1 : 0 })) }] as const
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The failure matrix of every endpoint
+// ---------------------------------------------------------------------------------------------
+
+const strategyCase = (credential: 'gov-id' | 'phone' | 'biometrics', name: string) => ({
+  name,
+  host,
+  method: 'get' as const,
+  path: `/voting-strategies/sybil-resistance/${credential}`,
+  query: { network: '10', snapshot: '128990123', addresses: `${user},${other}`, 'action-id': '123456789' },
+  success: { body: { score: [{ address: userChecksummed, score: 1 }, { address: other, score: 0 }] } },
+  invalidBody: { score: [{ address: user, score: 'yes' }] },
+  idempotent: true,
+  call: (options: TransportOptions) =>
+    client(options).getVotingStrategyScores({ credential, snapshot: 128990123n, addresses: [userChecksummed, other] }),
+  expectSuccess: (result: unknown) => expect(result).toEqual({ [userChecksummed]: 1, [other]: 0 }),
+})
+
+describeEndpointMatrix('Human ID (E1-E7)', [
+  {
+    name: 'E1 getVerification gov-id',
+    host,
+    method: 'get',
+    path: '/sybil-resistance/gov-id/optimism',
+    query: { user, 'action-id': '123456789' },
+    success: { body: { result: true, expirationDate } },
+    invalidBody: { result: 'true' },
+    idempotent: true,
+    call: (options) => client(options).getVerification({ credential: 'gov-id', user: userChecksummed }),
+    expectSuccess: (result) => expect(result).toEqual({ result: true, expirationDate }),
+  },
+  {
+    name: 'E2 getVerification phone on base-sepolia, custom action',
+    host,
+    method: 'get',
+    path: '/sybil-resistance/phone/base-sepolia',
+    query: { user, 'action-id': '987654321' },
+    success: { body: { result: false } },
+    invalidBody: { result: true },
+    idempotent: true,
+    call: (options) => client(options).getVerification({ credential: 'phone', network: 'base-sepolia', user, actionId: '987654321' }),
+    expectSuccess: (result) => expect(result).toEqual({ result: false }),
+  },
+  {
+    name: 'E3 getVerification biometrics',
+    host,
+    method: 'get',
+    path: '/sybil-resistance/biometrics/optimism',
+    query: { user, 'action-id': '123456789' },
+    success: { body: { result: true, expirationDate: String(expirationDate) } },
+    invalidBody: { expirationDate },
+    idempotent: true,
+    call: (options) => client(options).getVerification({ credential: 'biometrics', user, actionId: 123456789n }),
+    expectSuccess: (result) => expect(result).toEqual({ result: true, expirationDate }),
+  },
+  strategyCase('gov-id', 'E4 getVotingStrategyScores gov-id'),
+  strategyCase('phone', 'E5 getVotingStrategyScores phone'),
+  strategyCase('biometrics', 'E6 getVotingStrategyScores biometrics'),
+  {
+    name: 'E7 getCleanHandsSbt',
+    host,
+    method: 'get',
+    path: '/attestation/sbts/clean-hands',
+    query: { address: 'neutron1qnk2n4nlkpw9xfqntladh74er2xa62wgas8mna', 'action-id': '123456789' },
+    success: {
+      body: {
+        isUnique: true,
+        signature: '0x4e1a0c5b3e2f7d8c9b6a5f4e3d2c1b0a9f8e7d6c5b4a3f2e1d0c9b8a7f6e5d4c3b2a1f0e9d8c7b6a5f4e3d2c1b0a9f8e7d6c5b4a3f2e1d0c9b8a7f6e5d4c1b',
+        circuitId: '0x1c98fc4f7f1ad3805aefa81ad25fa466f8342292accf69566b43691d12742a19',
+      },
+    },
+    invalidBody: { isUnique: true },
+    idempotent: true,
+    call: (options) => client(options).getCleanHandsSbt({ address: 'neutron1qnk2n4nlkpw9xfqntladh74er2xa62wgas8mna' }),
+    expectSuccess: (result) =>
+      expect(result).toMatchObject({ isUnique: true, circuitId: '0x1c98fc4f7f1ad3805aefa81ad25fa466f8342292accf69566b43691d12742a19' }),
+  },
+])
+
+// ---------------------------------------------------------------------------------------------
+// E4-E6: batching, matching and strictness
+// ---------------------------------------------------------------------------------------------
+
+describe('getVotingStrategyScores', () => {
+  test('2,000 addresses: as few requests as keep every URL within maxUrlLength, every address mapped', async () => {
+    const inputs = addresses(2000)
+    const verified = new Set(inputs.filter((_, i) => i % 3 === 0).map((a) => a.toLowerCase()))
+    const seen = { urls: [] as string[], asked: [] as string[][] }
+
+    // Independent arithmetic: the URL with one address, then 45 characters per further address
+    // (`%2C`, the encoded comma, plus 42 characters of lower-case address).
+    const oneAddressUrl = `${host}/voting-strategies/sybil-resistance/gov-id?network=10&snapshot=128990123&addresses=0x${'0'.repeat(40)}&action-id=123456789`
+    const perRequest = Math.floor((8000 - oneAddressUrl.length) / 45) + 1
+    const expectedRequests = Math.ceil(2000 / perRequest)
+    expect(expectedRequests).toBe(12)
+
+    nock(host).get('/voting-strategies/sybil-resistance/gov-id').query(true).times(expectedRequests).reply(strategyReply(verified, seen))
+    const scores = await client().getVotingStrategyScores({ credential: 'gov-id', snapshot: 128990123, addresses: inputs })
+
+    expect(seen.urls).toHaveLength(expectedRequests)
+    for (const url of seen.urls) expect(url.length).toBeLessThanOrEqual(8000)
+    expect(Math.max(...seen.asked.map((asked) => asked.length))).toBe(perRequest)
+    expect(seen.asked.flat().sort()).toEqual(inputs.map((a) => a.toLowerCase()).sort())
+    expect(Object.keys(scores)).toEqual(inputs)
+    inputs.forEach((address, i) => expect(scores[address]).toBe(i % 3 === 0 ? 1 : 0))
+  })
+
+  test('a smaller maxUrlLength gives more requests; URLs stay within it', async () => {
+    const inputs = addresses(50, 1)
+    const seen = { urls: [] as string[], asked: [] as string[][] }
+    nock(host).get('/voting-strategies/sybil-resistance/phone').query(true).times(50).reply(strategyReply(new Set(), seen))
+    const scores = await client({ maxUrlLength: 600 }).getVotingStrategyScores({ credential: 'phone', snapshot: 'latest', addresses: inputs })
+    const oneAddressUrl = `${host}/voting-strategies/sybil-resistance/phone?network=10&snapshot=latest&addresses=0x${'0'.repeat(40)}&action-id=123456789`
+    const perRequest = Math.floor((600 - oneAddressUrl.length) / 45) + 1
+    expect(seen.urls).toHaveLength(Math.ceil(50 / perRequest))
+    for (const url of seen.urls) expect(url.length).toBeLessThanOrEqual(600)
+    expect(Object.values(scores).every((score) => score === 0)).toBe(true)
+    expect(Object.keys(scores)).toHaveLength(50)
+  })
+
+  test('requests run with bounded concurrency', async () => {
+    let inFlight = 0
+    let maxInFlight = 0
+    const countingFetch: typeof fetch = async (input, init) => {
+      inFlight++
+      maxInFlight = Math.max(maxInFlight, inFlight)
+      try {
+        await new Promise((resolve) => setImmediate(resolve))
+        return await globalThis.fetch(input, init)
+      } finally {
+        inFlight--
+      }
+    }
+    const seen = { urls: [] as string[], asked: [] as string[][] }
+    nock(host).get('/voting-strategies/sybil-resistance/gov-id').query(true).times(100).reply(strategyReply(new Set(), seen))
+    await client({ maxUrlLength: 400, concurrency: 2, fetch: countingFetch }).getVotingStrategyScores({
+      credential: 'gov-id',
+      snapshot: 1n,
+      addresses: addresses(40, 2),
+    })
+    expect(seen.urls.length).toBeGreaterThan(4)
+    expect(maxInFlight).toBe(2)
+  })
+
+  test('keys are the input addresses as spelled; answers match case-insensitively; duplicates are asked once', async () => {
+    const [a, b, c] = addresses(3, 3) as [`0x${string}`, `0x${string}`, `0x${string}`]
+    const upper = `0x${c.slice(2).toUpperCase()}`
+    const inputs = [a, b.toLowerCase(), upper, a.toLowerCase()]
+    let asked: string | null = null
+    nock(host)
+      .get('/voting-strategies/sybil-resistance/gov-id')
+      .query((query) => {
+        asked = String(query.addresses)
+        return true
+      })
+      // The server answers in its own spelling (checksummed) and order.
+      .reply(200, { score: [{ address: getAddress(c), score: 1 }, { address: getAddress(b), score: '0' }, { address: a.toUpperCase().replace('0X', '0x'), score: 1 }] })
+    const scores = await client().getVotingStrategyScores({ credential: 'gov-id', snapshot: 5n, addresses: inputs })
+    expect(asked).toBe([a, b, c].map((x) => x.toLowerCase()).join(','))
+    expect(scores).toEqual({ [a]: 1, [b.toLowerCase()]: 0, [upper]: 1, [a.toLowerCase()]: 1 })
+    expect(Object.keys(scores)).toEqual(inputs)
+  })
+
+  test('an address missing from the answer is a ResponseValidationError, never a 0', async () => {
+    nock(host).get('/voting-strategies/sybil-resistance/gov-id').query(true).reply(200, { score: [{ address: user, score: 1 }] })
+    const error = (await failure(
+      client().getVotingStrategyScores({ credential: 'gov-id', snapshot: 7n, addresses: [user, other] }),
+    )) as ResponseValidationError
+    expect(error).toBeInstanceOf(ResponseValidationError)
+    expect(error.issues).toEqual([{ path: ['score'], message: `No score for ${other}` }])
+    expect(error.message).toMatchInlineSnapshot(`
+      "The response does not match the expected schema.
+
+      Request: GET https://api.holonym.io/voting-strategies/sybil-resistance/gov-id?network=10&snapshot=7&addresses=0x52908400098527886e0f7030069857d2e4169ee7,...(2 addresses)&action-id=123456789
+      Issues:
+      - score: No score for 0x70997970c51812dc3a010c7d01b50e0d17dc79c8
+
+      Details: 1 issue(s)
+      Docs: https://github.com/personhood-dao/personhood/blob/main/docs/errors.md#response-validation-failed
+      Version: personhood@0.1.0"
+    `)
+  })
+
+  test('an answer for an address not asked, a score other than 0/1, or two different scores are errors', async () => {
+    const bodies = [
+      { score: [{ address: user, score: 1 }, { address: other, score: 0 }, { address: getAddress(addresses(1, 9)[0] as string), score: 1 }] },
+      { score: [{ address: user, score: 2 }, { address: other, score: 0 }] },
+      { score: [{ address: user, score: 1 }, { address: other, score: 0 }, { address: userChecksummed, score: 0 }] },
+    ]
+    const expected = [/which was not asked/, /Expected 0 or 1 for 0x5290.*, got 2/, /answered twice, with 1 and 0/]
+    for (const [index, body] of bodies.entries()) {
+      nock(host).get('/voting-strategies/sybil-resistance/gov-id').query(true).reply(200, body)
+      const error = (await failure(
+        client().getVotingStrategyScores({ credential: 'gov-id', snapshot: 7n, addresses: [user, other] }),
+      )) as ResponseValidationError
+      expect(error).toBeInstanceOf(ResponseValidationError)
+      expect(error.issues.map((issue) => issue.message).join('\n')).toMatch(expected[index] as RegExp)
+    }
+  })
+
+  test('one bad batch fails the whole call (no partial result)', async () => {
+    const inputs = addresses(20, 4)
+    let call = 0
+    nock(host)
+      .get('/voting-strategies/sybil-resistance/gov-id')
+      .query(true)
+      .times(20)
+      .reply((uri) => {
+        const asked = (new URL(host + uri).searchParams.get('addresses') ?? '').split(',')
+        // The second batch leaves its last address out.
+        const answered = ++call === 2 ? asked.slice(0, -1) : asked
+        return [200, { score: answered.map((address) => ({ address, score: 1 })) }]
+      })
+    const error = await failure(client({ maxUrlLength: 400 }).getVotingStrategyScores({ credential: 'gov-id', snapshot: 7n, addresses: inputs }))
+    expect(error).toBeInstanceOf(ResponseValidationError)
+  })
+
+  test('the public service path is used when configured', async () => {
+    const scope = nock(host)
+      .get('/snapshot-strategies/sybil-resistance/phone')
+      .query({ network: '10', snapshot: '42', addresses: user, 'action-id': '123456789' })
+      .reply(200, { score: [{ address: user, score: 1 }] })
+    const humanId = client({ votingStrategyPath: publicVotingStrategyPath })
+    await expect(humanId.getVotingStrategyScores({ credential: 'phone', snapshot: 42, addresses: [user] })).resolves.toEqual({ [user]: 1 })
+    expect(scope.isDone()).toBe(true)
+    expect(() => client({ votingStrategyPath: 'snapshot-strategies' })).toThrow(InvalidParameterError)
+  })
+
+  test('a malformed address is an InvalidAddressError naming it, before any request', async () => {
+    const error = (await failure(
+      client().getVotingStrategyScores({ credential: 'gov-id', snapshot: 7n, addresses: [user, '0x52908400098527886e0F7030069857D2E4169EE7', 'nope'] }),
+    )) as InvalidAddressError
+    expect(error).toBeInstanceOf(InvalidAddressError)
+    expect(error.address).toBe('0x52908400098527886e0F7030069857D2E4169EE7')
+    expect(error.details).toBe('The addresses[1] has mixed case that is not a valid EIP-55 checksum.')
+    // Net connect is disabled and nothing is intercepted: a request would have been a NetworkError.
+    expect(nock.pendingMocks()).toEqual([])
+  })
+
+  test('network, snapshot and action id are checked and sent as decimal strings', async () => {
+    const big = 2n ** 255n + 7n
+    nock(host)
+      .get('/voting-strategies/sybil-resistance/biometrics')
+      .query({ network: '84532', snapshot: 'latest', addresses: user, 'action-id': big.toString() })
+      .reply(200, { score: [{ address: user, score: 0 }] })
+    await expect(
+      client().getVotingStrategyScores({ credential: 'biometrics', network: '84532', snapshot: 'latest', addresses: [user], actionId: big }),
+    ).resolves.toEqual({ [user]: 0 })
+
+    const bad: [Record<string, unknown>, string][] = [
+      [{ network: 0 }, 'network'],
+      [{ network: 'optimism' }, 'network'],
+      [{ snapshot: -1 }, 'snapshot'],
+      [{ snapshot: 1.5 }, 'snapshot'],
+      [{ snapshot: '123' }, 'snapshot'],
+      [{ snapshot: undefined }, 'snapshot'],
+      [{ actionId: -1 }, 'actionId'],
+      [{ actionId: 2 ** 60 }, 'actionId'],
+      [{ actionId: 2n ** 256n }, 'actionId'],
+      [{ actionId: '12a' }, 'actionId'],
+      [{ credential: 'passport' }, 'credential'],
+    ]
+    for (const [override, parameter] of bad) {
+      const error = (await failure(
+        client().getVotingStrategyScores({ credential: 'gov-id', snapshot: 1n, addresses: [user], ...override } as never),
+      )) as InvalidParameterError
+      expect(error).toBeInstanceOf(InvalidParameterError)
+      expect(error.parameter).toBe(parameter)
+    }
+  })
+
+  test('no addresses: no request, an empty record; the standalone action works alike', async () => {
+    await expect(getHumanIdVotingStrategyScores(client(), { credential: 'gov-id', snapshot: 1n, addresses: [] })).resolves.toEqual({})
+  })
+
+  test('a maxUrlLength too small for one address is refused', async () => {
+    expect(() => client({ maxUrlLength: 100 })).toThrow(InvalidParameterError)
+    const error = (await failure(
+      // With a 77-digit action id, the URL for one address is about 240 characters.
+      client({ maxUrlLength: 200 }).getVotingStrategyScores({ credential: 'gov-id', snapshot: 1n, addresses: [user], actionId: 2n ** 255n }),
+    )) as InvalidParameterError
+    expect(error.parameter).toBe('maxUrlLength')
+  })
+})
+
+// ---------------------------------------------------------------------------------------------
+// E1-E3 and E7 input checks
+// ---------------------------------------------------------------------------------------------
+
+describe('getVerification and getCleanHandsSbt inputs', () => {
+  test('unknown credential or network names and bad action ids are refused before any request', async () => {
+    const bad: [Record<string, unknown>, string][] = [
+      [{ credential: 'clean-hands' }, 'credential'],
+      [{ credential: 'GOV-ID' }, 'credential'],
+      [{ network: 'base' }, 'network'],
+      [{ network: 10 }, 'network'],
+      [{ actionId: 1.5 }, 'actionId'],
+      [{ actionId: '' }, 'actionId'],
+      [{ actionId: null }, 'actionId'],
+    ]
+    for (const [override, parameter] of bad) {
+      const error = (await failure(client().getVerification({ credential: 'gov-id', user, ...override } as never))) as InvalidParameterError
+      expect(error).toBeInstanceOf(InvalidParameterError)
+      expect(error.parameter).toBe(parameter)
+    }
+    expect(await failure(client().getVerification({ credential: 'gov-id', user: '0x1234' }))).toBeInstanceOf(InvalidAddressError)
+  })
+
+  test('a clean-hands address must be a non-empty string; a custom action id is sent as digits', async () => {
+    for (const address of ['', 'two words', undefined]) {
+      const error = (await failure(client().getCleanHandsSbt({ address } as never))) as InvalidParameterError
+      expect(error.parameter).toBe('address')
+    }
+    nock(host).get('/attestation/sbts/clean-hands').query({ address: 'neutron1abc', 'action-id': '42' }).reply(200, { isUnique: false })
+    await expect(client().getCleanHandsSbt({ address: 'neutron1abc', actionId: 42 })).resolves.toEqual({ isUnique: false })
+  })
+
+  test('an http(s) base URL is required', () => {
+    expect(() => createHumanIdClient({ baseUrl: 'ftp://api.holonym.io' })).toThrow(InvalidParameterError)
+    expect(createHumanIdClient().transport.baseUrl).toBe('https://api.holonym.io')
+  })
+})
