@@ -1,1 +1,17 @@
-export {}
+/**
+ * The reference server: `createServer(options)` returns a hono app (a `fetch(Request) => Response`
+ * handler) serving interfaces A-E and the admin API from an in-memory state. See docs/server.md.
+ *
+ * @example
+ * import { createServer, generateWorld } from 'personhood'
+ * const server = createServer({ world: generateWorld({ now: new Date() }) })
+ * const response = await server.fetch(new Request('http://localhost/v2/stamps/metadata', { headers: { 'X-API-KEY': key } }))
+ */
+export { createServer, type CreateServerOptions, type PersonhoodServer } from './app.js'
+export { defaultRateLimits, type BlockTime, type RateLimitConfig, type RateLimitTable, type ServerConfig, type ServerContext } from './context.js'
+export { createFilePersistence, loadStateFile, writeFileAtomic, type FilePersistence, type Persistence } from './persistence.js'
+export { signingMessageText } from './routes/registry.js'
+export { buildStampCredential, verifyStampCredential, type CredentialInput, type StampCredentialJson } from './state/credentials.js'
+export { createEmptyState, Store as ServerStore, type ScoreOptions, type StampWrite } from './state/store.js'
+export type { ServerState, StampRecord } from './state/types.js'
+export { stateFromWorld, type StateFromWorldOptions } from './state/world.js'

@@ -1,0 +1,190 @@
+/**
+ * `personhood serve`: binds the reference server to a port. The state is the demo world (`--seed
+ * demo`), an empty state (`--seed empty`) or, with `--data`, the file when it exists (else the seed,
+ * written to the file at once). With `--data`, every change is saved atomically before it is
+ * acknowledged, and once more on exit.
+ */
+import type { AddressInfo } from 'node:net'
+import { serve as bindNode, type ServerType } from '@hono/node-server'
+import { generateWorld } from '../world/generate.js'
+import { createServer, type PersonhoodServer } from '../server/app.js'
+import { createFilePersistence, loadStateFile, type FilePersistence } from '../server/persistence.js'
+import { createEmptyState, randomSecret, Store } from '../server/state/store.js'
+import { stateFromWorld } from '../server/state/world.js'
+
+/** Options of {@link startServe}. */
+export type ServeOptions = {
+  /** Default 8787; 0 picks a free port. */
+  port?: number
+  /** Default 127.0.0.1. */
+  host?: string
+  /** Default `demo`. */
+  seed?: 'demo' | 'empty'
+  /** A state file: loaded when it exists, saved after every change and on exit. */
+  data?: string
+  /** Artificial latency per request (ms). */
+  latencyMs?: number
+  /** Delay before a C2 submission reads DONE (ms). */
+  processingDelayMs?: number
+  /** Reference time of the demo world (ISO 8601). Default: the start of the current UTC day. */
+  worldNow?: string
+  /** Wallets of the demo world. Default 1,000. */
+  wallets?: number
+  /** Seed string of the demo world. Default `personhood-demo`. */
+  worldSeed?: string
+  /** The admin token (default: the state's, random for a new state). */
+  adminToken?: string
+  /** The clock (Unix ms). Default `Date.now`. */
+  now?: () => number
+}
+
+/** The base URLs `serve` prints, one per interface. */
+export type ServeUrls = {
+  /** A (v2 stamps) and B (models): `{base_url}`. */
+  passport: string
+  /** C (legacy registry): `{legacy_base_url}`. */
+  registry: string
+  /** D (stamp cache; paths carry `/stamp-cache`). */
+  stampCache: string
+  /** E1-E7: `{verification_url}`. */
+  humanId: string
+  /** E8: `{attestation_index_url}`. */
+  attestationIndex: string
+  admin: string
+}
+
+/** A running server. */
+export type RunningServe = {
+  url: string
+  urls: ServeUrls
+  /** An API key to try (the demo tier-1 key, or a generated one). */
+  apiKey: string
+  adminToken: string
+  app: PersonhoodServer
+  server: ServerType
+  persistence: FilePersistence | undefined
+  /** Milliseconds from the call to listening. */
+  startupMs: number
+  /** Where the state came from. */
+  source: 'data' | 'demo' | 'empty'
+  /** Stops listening and saves the state. */
+  close(): Promise<void>
+}
+
+function startOfUtcDay(ms: number): string {
+  return new Date(Math.floor(ms / 86_400_000) * 86_400_000).toISOString()
+}
+
+/**
+ * Starts the server and resolves once it listens.
+ *
+ * @throws {TypeError} on bad options; rejects when the port cannot be bound or the data file is not a state.
+ * @example
+ * const running = await startServe({ port: 0, seed: 'demo' })
+ * console.log(running.urls.passport, running.apiKey)
+ * await running.close()
+ */
+export async function startServe(options: ServeOptions = {}): Promise<RunningServe> {
+  const started = performance.now()
+  const { port = 8787, host = '127.0.0.1', seed = 'demo', data, now = Date.now } = options
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new TypeError(`Invalid port ${String(port)}: expected 0 to 65535.`)
+  if (seed !== 'demo' && seed !== 'empty') throw new TypeError(`Invalid seed "${String(seed)}": expected demo or empty.`)
+
+  let store = data ? loadStateFile(data, { now }) : undefined
+  const source: RunningServe['source'] = store ? 'data' : seed
+  if (!store) {
+    const secrets = options.adminToken ? { adminToken: options.adminToken } : {}
+    if (seed === 'demo') {
+      const world = generateWorld({
+        now: options.worldNow ?? startOfUtcDay(now()),
+        ...(options.wallets !== undefined ? { wallets: options.wallets } : {}),
+        ...(options.worldSeed !== undefined ? { seed: options.worldSeed } : {}),
+      })
+      store = new Store(stateFromWorld(world, secrets), { now })
+    } else {
+      const state = createEmptyState(secrets)
+      state.apiKeys.push({ key: `${randomSecret(4)}.${randomSecret(16)}`, name: 'default', tier: 1, historyAllowlisted: true })
+      store = new Store(state, { now })
+    }
+  }
+  const persistence = data ? createFilePersistence({ file: data, store, onError: (error) => console.error('personhood: could not save state:', error) }) : undefined
+  const app = createServer({
+    store,
+    now,
+    ...(options.adminToken ? { adminToken: options.adminToken } : {}),
+    ...(options.latencyMs !== undefined ? { latencyMs: options.latencyMs } : {}),
+    ...(options.processingDelayMs !== undefined ? { processingDelayMs: options.processingDelayMs } : {}),
+    ...(persistence ? { persistence } : {}),
+  })
+  if (persistence && source !== 'data') {
+    // A new state file right away, so a restart finds the same world (and secrets).
+    store.mutate(() => {})
+    await persistence.flush()
+  }
+
+  const server = await new Promise<ServerType>((resolve, reject) => {
+    const bound = bindNode({ fetch: app.fetch, port, hostname: host }, () => resolve(bound))
+    bound.once('error', reject)
+  })
+  const address = server.address() as AddressInfo
+  const shownHost = host.includes(':') ? `[${host}]` : host
+  const url = `http://${shownHost}:${address.port}`
+  const apiKeys = store.state.apiKeys
+  const apiKey = (apiKeys.find((candidate) => candidate.tier === 1) ?? apiKeys[0])?.key ?? ''
+  let closing: Promise<void> | undefined
+  return {
+    url,
+    urls: {
+      passport: url,
+      registry: url,
+      stampCache: url,
+      humanId: `${url}/human-id`,
+      attestationIndex: `${url}/attestation-index`,
+      admin: `${url}/admin`,
+    },
+    apiKey,
+    adminToken: store.state.secrets.adminToken,
+    app,
+    server,
+    persistence,
+    startupMs: performance.now() - started,
+    source,
+    close() {
+      closing ??= (async () => {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve())
+          if ('closeAllConnections' in server) server.closeAllConnections()
+        })
+        await persistence?.close()
+      })()
+      return closing
+    },
+  }
+}
+
+/** The lines `serve` prints. */
+export function describeServe(running: RunningServe): string[] {
+  const urls = running.urls
+  const store = running.app.context.store
+  const origin = store.state.origin
+  const from =
+    running.source === 'data'
+      ? `state from ${running.persistence?.file ?? 'file'}`
+      : running.source === 'demo'
+        ? `demo world "${origin.seed}" at ${origin.worldNow} (${Object.keys(store.state.stamps).length} wallets with stamps)`
+        : 'empty state'
+  return [
+    `personhood reference server listening on ${running.url} (${from}; ready in ${Math.round(running.startupMs)} ms)`,
+    '',
+    `  A, B   stamps v2, models   {base_url}               ${urls.passport}`,
+    `  C      legacy registry     {legacy_base_url}        ${urls.registry}`,
+    `  D      stamp cache         (paths /stamp-cache/...) ${urls.stampCache}`,
+    `  E1-E7  Human ID            {verification_url}       ${urls.humanId}`,
+    `  E8     attestation index   {attestation_index_url}  ${urls.attestationIndex}`,
+    `  admin                                               ${urls.admin}`,
+    '',
+    `  API key (X-API-KEY): ${running.apiKey}`,
+    `  Admin token (Authorization: Bearer): ${running.adminToken}`,
+    ...(running.persistence ? [`  State file: ${running.persistence.file} (saved on every change and on exit)`] : []),
+  ]
+}

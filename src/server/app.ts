@@ -1,0 +1,185 @@
+/**
+ * `createServer`: the reference server as one hono app (a `fetch(Request) => Response` handler).
+ * Interfaces A, B, C and D at `/`, E1-E7 at `/human-id`, E8 at `/attestation-index`, the admin API
+ * at `/admin`.
+ */
+import { Hono } from 'hono'
+import type { ChainClient } from '../chain/provider.js'
+import type { World } from '../world/types.js'
+import { defaultRateLimits, type BlockTime, type RateLimitConfig, type RateLimitTable, type ServerConfig, type ServerContext } from './context.js'
+import { HttpError } from './errors.js'
+import { adminAuth } from './middleware/admin.js'
+import { apiKeyAuth } from './middleware/api-key.js'
+import { latency } from './middleware/latency.js'
+import { createRateLimitCounter, rateLimit } from './middleware/rate-limit.js'
+import type { Persistence } from './persistence.js'
+import { defaultSiweDomains } from './auth/siwe.js'
+import { createAdminRoutes } from './routes/admin.js'
+import { createAttestationIndexRoutes } from './routes/attestation-index.js'
+import { createHumanIdRoutes } from './routes/human-id.js'
+import { createModelRoutes } from './routes/model.js'
+import { createPassportRoutes } from './routes/passport.js'
+import { createRegistryRoutes } from './routes/registry.js'
+import { createStampCacheRoutes, defaultNonceTtlMs } from './routes/stamp-cache.js'
+import { createEmptyState, parseState, Store } from './state/store.js'
+import type { ApiKey, ServerState } from './state/types.js'
+import { stateFromWorld } from './state/world.js'
+
+/** Options of {@link createServer}. */
+export type CreateServerOptions = {
+  /** A store to serve (shared with a persistence, a test...); it scores with its own clock, so give it the same `now`. Wins over `state` and `world`. */
+  store?: Store
+  /** A state to serve (e.g. parsed from a file). Wins over `world`. */
+  state?: ServerState
+  /** A world to load (see `generateWorld`). Without store, state or world: an empty state. */
+  world?: World
+  /** The clock, Unix ms. Default `Date.now`. */
+  now?: () => number
+  /** The admin bearer token; default: the state's (a random one for a new state). */
+  adminToken?: string
+  /** The JWT secret of D13 tokens; default: the state's (a random one for a new state). */
+  jwtSecret?: string
+  /** API keys to add (or update) in the state. */
+  apiKeys?: ApiKey[]
+  /** Delay before a C2 submission reads DONE (ms). Default 0. */
+  processingDelayMs?: number
+  /** Artificial latency per request (ms). Default 0. */
+  latencyMs?: number
+  /** SIWE domains D13 accepts. Default localhost, 127.0.0.1, personhood.local. */
+  siweDomains?: readonly string[]
+  /** Chain client for smart-contract wallet signatures (ERC-1271/6492). */
+  chainClient?: ChainClient
+  /** Chain time base override (default: the state's). */
+  blockTime?: BlockTime
+  /** Rate limits per tier (merged over the defaults). */
+  rateLimits?: { stamps?: Partial<RateLimitTable>; models?: Partial<RateLimitTable>; windowMs?: number }
+  /** Nonce lifetime (ms). Default 10 minutes. */
+  nonceTtlMs?: number
+  /** Where changes are saved; each answer waits until its changes are durable. */
+  persistence?: Persistence
+  /** Called after every change of the state (synchronously), with the new revision. */
+  onChange?: (revision: number) => void
+}
+
+/** The app `createServer` returns: a hono app (use `server.fetch`) plus its context. */
+export type PersonhoodServer = Hono & {
+  /** The store, clock and configuration the routes share. */
+  readonly context: ServerContext
+}
+
+function checkNonNegative(name: string, value: number | undefined): number {
+  if (value === undefined) return 0
+  if (!Number.isFinite(value) || value < 0) throw new TypeError(`createServer: ${name} must be a non-negative number.`)
+  return value
+}
+
+/**
+ * Creates the reference server.
+ *
+ * @throws {TypeError} on invalid options (negative delays, bad rate limits, a state of another version).
+ * @example
+ * import { createServer, generateWorld } from 'personhood'
+ * const server = createServer({ world: generateWorld({ now: new Date() }) })
+ * const response = await server.fetch(new Request('http://localhost/v2/stamps/metadata', { headers: { 'X-API-KEY': key } }))
+ */
+export function createServer(options: CreateServerOptions = {}): PersonhoodServer {
+  const now = options.now ?? Date.now
+  const store =
+    options.store ??
+    new Store(
+      options.state
+        ? parseState(options.state)
+        : options.world
+          ? stateFromWorld(options.world, { ...(options.adminToken ? { adminToken: options.adminToken } : {}), ...(options.jwtSecret ? { jwtSecret: options.jwtSecret } : {}) })
+          : createEmptyState({ ...(options.adminToken ? { adminToken: options.adminToken } : {}), ...(options.jwtSecret ? { jwtSecret: options.jwtSecret } : {}) }),
+      { now },
+    )
+  if ((options.adminToken && options.adminToken !== store.state.secrets.adminToken) || (options.jwtSecret && options.jwtSecret !== store.state.secrets.jwtSecret)) {
+    store.mutate((state) => {
+      state.secrets = {
+        adminToken: options.adminToken || state.secrets.adminToken,
+        jwtSecret: options.jwtSecret || state.secrets.jwtSecret,
+      }
+    })
+  }
+  if (options.apiKeys?.length) {
+    store.mutate((state) => {
+      for (const apiKey of options.apiKeys!) {
+        state.apiKeys = [...state.apiKeys.filter((existing) => existing.key !== apiKey.key), { ...apiKey }]
+      }
+    })
+  }
+  if (options.onChange) store.onChange(options.onChange)
+
+  const rateLimits: RateLimitConfig = {
+    stamps: { ...defaultRateLimits.stamps, ...options.rateLimits?.stamps },
+    models: { ...defaultRateLimits.models, ...options.rateLimits?.models },
+    windowMs: options.rateLimits?.windowMs ?? defaultRateLimits.windowMs,
+  }
+  const config: ServerConfig = {
+    get adminToken() {
+      return store.state.secrets.adminToken
+    },
+    get jwtSecret() {
+      return store.state.secrets.jwtSecret
+    },
+    siweDomains: Object.freeze([...(options.siweDomains ?? defaultSiweDomains)]),
+    chainClient: options.chainClient,
+    blockTime: options.blockTime,
+    processingDelayMs: checkNonNegative('processingDelayMs', options.processingDelayMs),
+    nonceTtlMs: options.nonceTtlMs === undefined ? defaultNonceTtlMs : checkNonNegative('nonceTtlMs', options.nonceTtlMs),
+    latencyMs: checkNonNegative('latencyMs', options.latencyMs),
+    rateLimits,
+  }
+  const ctx: ServerContext = {
+    store,
+    now,
+    config,
+    blockTime: () => options.blockTime ?? { genesisTime: store.state.chain.genesisTime, blockTimeSeconds: store.state.chain.blockTimeSeconds },
+  }
+
+  const app = new Hono()
+  app.onError((error, c) => {
+    if (error instanceof HttpError) return c.json(error.body(), error.status as 400, error.headers)
+    console.error('personhood server error:', error)
+    return c.json({ detail: 'Internal Server Error' }, 500)
+  })
+  app.notFound((c) => c.json({ detail: 'Not Found' }, 404))
+
+  if (config.latencyMs > 0) app.use('*', latency({ ms: config.latencyMs }))
+  const persistence = options.persistence
+  if (persistence) {
+    app.use('*', async (c, next) => {
+      const before = store.revision
+      await next()
+      if (store.revision !== before) {
+        try {
+          await persistence.saved(store.revision)
+        } catch {
+          c.res = c.json({ detail: 'The change could not be saved.' }, 500)
+        }
+      }
+    })
+  }
+
+  // A and C share one budget per key; B has its own.
+  const auth = apiKeyAuth({ store })
+  const stampsBudget = createRateLimitCounter()
+  const stampsLimit = rateLimit({ limits: rateLimits.stamps, windowMs: rateLimits.windowMs, now, counter: stampsBudget })
+  const modelsLimit = rateLimit({ limits: rateLimits.models, windowMs: rateLimits.windowMs, now })
+  app.use('/v2/models/*', auth, modelsLimit)
+  app.use('/v2/stamps/*', auth, stampsLimit)
+  app.use('/registry/*', auth, stampsLimit)
+
+  app.route('/', createPassportRoutes(ctx))
+  app.route('/', createModelRoutes(ctx))
+  app.route('/', createRegistryRoutes(ctx))
+  app.route('/', createStampCacheRoutes(ctx) as unknown as Hono)
+  app.route('/human-id', createHumanIdRoutes(ctx))
+  app.route('/attestation-index', createAttestationIndexRoutes(ctx))
+
+  app.use('/admin/*', adminAuth({ token: () => store.state.secrets.adminToken }))
+  app.route('/admin', createAdminRoutes(ctx))
+
+  return Object.assign(app, { context: ctx }) as PersonhoodServer
+}

@@ -1,0 +1,41 @@
+/**
+ * API-key authentication of interfaces A, B and C: the `X-API-KEY` header must name a known key.
+ * Unknown or missing: 401 with `WWW-Authenticate: ApiKey header="X-API-KEY"`.
+ */
+import type { MiddlewareHandler } from 'hono'
+import type { ApiKey } from '../state/types.js'
+import type { Store } from '../state/store.js'
+
+/** What the middleware puts in the context (`c.get('apiKey')`). */
+export type ApiKeyVariables = { apiKey: ApiKey }
+
+/** Options of {@link apiKeyAuth}. */
+export type ApiKeyAuthOptions = {
+  store: Store
+  /** Header to read. Default `X-API-KEY` (case-insensitive). */
+  header?: string
+}
+
+/** The 401 body and header of a missing or unknown API key. */
+export const invalidApiKeyDetail = 'Invalid API Key.'
+
+/**
+ * Creates the API-key middleware. Keys are compared by sha256 digest in constant time.
+ *
+ * @throws {TypeError} at creation when `store` is missing or `header` is empty.
+ * @example
+ * app.use('/v2/*', apiKeyAuth({ store }))
+ */
+export function apiKeyAuth(options: ApiKeyAuthOptions): MiddlewareHandler<{ Variables: ApiKeyVariables }> {
+  const { store, header = 'X-API-KEY' } = options
+  if (!store || typeof store.findApiKey !== 'function') throw new TypeError('apiKeyAuth needs a store.')
+  if (typeof header !== 'string' || !header.trim()) throw new TypeError('apiKeyAuth needs a non-empty header name.')
+  const challenge = `ApiKey header="${header}"`
+  return async (c, next) => {
+    const presented = c.req.header(header)
+    const apiKey = presented ? store.findApiKey(presented) : undefined
+    if (!apiKey) return c.json({ detail: invalidApiKeyDetail }, 401, { 'WWW-Authenticate': challenge })
+    c.set('apiKey', apiKey)
+    await next()
+  }
+}

@@ -1,0 +1,435 @@
+/**
+ * Interface E of the reference server: individual verifications (E1-E3), the voting-strategy
+ * endpoints (E4-E6) and clean hands (E7), answered from the verification, attestation and
+ * clean-hands SBT records of the state.
+ *
+ * Unlike the public service, E4-E6 answer as of the `snapshot` block, honour a custom `action-id`,
+ * serve only the chain ids they know (10, 84532), check revocation as of the block, answer a whole
+ * batch from one pass over the records, and give a malformed address 0 (reported in `errors`)
+ * instead of failing the batch.
+ */
+import { Hono } from 'hono'
+import { encodePacked, keccak256, type Address, type Hex } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import {
+  cleanHandsQuerySchema,
+  humanIdCredentialSchema,
+  humanIdNetworkSchema,
+  verificationQuerySchema,
+  votingStrategyQuerySchema,
+  type HumanIdCredential,
+  type HumanIdNetwork,
+  type VerificationResult,
+} from '../../schemas/human-id.js'
+import { isValidAddress } from '../../utils/address.js'
+import { hasValidCleanHandsAttestation } from '../../verify/clean-hands.js'
+import {
+  baseSepoliaChainId,
+  cleanHandsAttester,
+  cleanHandsFullSchemaId,
+  humanIdCircuitIds,
+  humanIdIssuers,
+  optimismChainId,
+} from '../../world/constants.js'
+import type { AttestationRow, CleanHandsSbt, Verification, WorldChain } from '../../world/types.js'
+import type { ServerContext } from '../context.js'
+import { errorResponse, parseRequest } from '../auth/respond.js'
+
+// ---------------------------------------------------------------------------------------------
+// Time: blocks and seconds
+// ---------------------------------------------------------------------------------------------
+
+/** The time base of a chain: block `n` is mined at `genesisTime + n * blockTimeSeconds` (Unix seconds). */
+export type ChainTimeBase = Pick<WorldChain, 'genesisTime' | 'blockTimeSeconds'>
+
+/** `expirationDate` of a verification that never expires (a permanent store): 9999-12-31T23:59:59Z. */
+export const neverExpires = 253_402_300_799
+
+/** Whole Unix seconds of a Date or Unix milliseconds. */
+export function toSeconds(now: Date | number): number {
+  const ms = typeof now === 'number' ? now : now.getTime()
+  return Math.floor(ms / 1000)
+}
+
+/**
+ * The Unix time of a block: `genesisTime + block * blockTimeSeconds`.
+ *
+ * @example
+ * blockToTime(100n, { genesisTime: 1_600_000_000, blockTimeSeconds: 2 }) // 1_600_000_200
+ */
+export function blockToTime(block: bigint, base: ChainTimeBase): number {
+  return base.genesisTime + Number(block) * base.blockTimeSeconds
+}
+
+/** The latest block mined at or before `time` (Unix seconds); -1 before genesis. */
+export function timeToBlock(time: number, base: ChainTimeBase): number {
+  return Math.floor((time - base.genesisTime) / base.blockTimeSeconds)
+}
+
+/**
+ * Resolves a `snapshot` (a block number or `latest`) to the Unix time the answer is computed at.
+ *
+ * @returns the time, or why the block cannot be answered (in the future).
+ */
+export function resolveSnapshotTime(
+  snapshot: bigint | 'latest',
+  options: { now: number; base: ChainTimeBase },
+): { ok: true; time: number; block: number } | { ok: false; detail: string } {
+  const latest = timeToBlock(options.now, options.base)
+  if (snapshot === 'latest') return { ok: true, time: options.now, block: latest }
+  if (snapshot > BigInt(latest)) {
+    return { ok: false, detail: `snapshot block ${snapshot} is in the future: the latest block is ${latest}.` }
+  }
+  return { ok: true, time: blockToTime(snapshot, options.base), block: Number(snapshot) }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Verification records
+// ---------------------------------------------------------------------------------------------
+
+/** Why a verification does not count. */
+export type VerificationFailure = 'none' | 'expired' | 'revoked' | 'wrong-action' | 'wrong-issuer' | 'empty-public-values'
+
+export type VerificationVerdict =
+  | { valid: true; expirationDate: number; record: Verification }
+  | { valid: false; reason: VerificationFailure }
+
+export type EvaluateVerificationParameters = {
+  credential: HumanIdCredential
+  network: HumanIdNetwork
+  actionId: bigint
+  /** Unix seconds the answer is computed at (now for E1-E3, the snapshot block's time for E4-E6). */
+  at: number
+}
+
+/** The hub circuits that satisfy a credential, with the issuer each must carry. gov-id also takes a zk passport. */
+const acceptedCircuits: Record<HumanIdCredential, ReadonlyArray<{ circuitId: Hex; issuer: bigint }>> = {
+  'gov-id': [
+    { circuitId: humanIdCircuitIds['gov-id'], issuer: BigInt(humanIdIssuers['gov-id']) },
+    { circuitId: humanIdCircuitIds['zk-passport'], issuer: BigInt(humanIdIssuers['zk-passport']) },
+  ],
+  phone: [{ circuitId: humanIdCircuitIds.phone, issuer: BigInt(humanIdIssuers.phone) }],
+  biometrics: [{ circuitId: humanIdCircuitIds.biometrics, issuer: BigInt(humanIdIssuers.biometrics) }],
+}
+
+/** The permanent stores exist on Optimism for gov-id and phone only. */
+const legacyStoreCredentials: ReadonlySet<HumanIdCredential> = new Set(['gov-id', 'phone'])
+
+function sameActionId(record: Verification, actionId: bigint): boolean {
+  return /^\d+$/.test(record.actionId) && BigInt(record.actionId) === actionId
+}
+
+function sameInteger(value: Hex | null, expected: bigint): boolean {
+  if (value === null || !/^0x[0-9a-fA-F]+$/.test(value)) return false
+  return BigInt(value) === expected
+}
+
+/**
+ * Judges one hub SBT (the one the address holds for its circuit at `at`): public values, action id,
+ * issuer (compared as integers), revocation as of `at` (`revokedAt <= at`), expiry (`expiresAt > at`).
+ */
+function judgeSbt(record: Verification, issuer: bigint, parameters: EvaluateVerificationParameters): VerificationVerdict {
+  if (record.emptyPublicValues) return { valid: false, reason: 'empty-public-values' }
+  if (!sameActionId(record, parameters.actionId)) return { valid: false, reason: 'wrong-action' }
+  if (!sameInteger(record.issuer, issuer)) return { valid: false, reason: 'wrong-issuer' }
+  if (record.revoked && (record.revokedAt === null || record.revokedAt <= parameters.at)) return { valid: false, reason: 'revoked' }
+  if (record.expiresAt !== null && !(record.expiresAt > parameters.at)) return { valid: false, reason: 'expired' }
+  return { valid: true, expirationDate: record.expiresAt ?? neverExpires, record }
+}
+
+const failureRank: Record<VerificationFailure, number> = {
+  none: 0,
+  'empty-public-values': 1,
+  'wrong-issuer': 2,
+  'wrong-action': 3,
+  expired: 4,
+  revoked: 5,
+}
+
+/**
+ * Tells whether an address holds a valid verification for a credential, network and action at a
+ * time, from its verification records (all networks and credentials; filtered here).
+ *
+ * - Hub SBTs: an address holds one SBT per circuit, a newer one replacing the older, so only the
+ *   latest SBT issued at or before `at` counts for each circuit. It must have public values, the
+ *   action id, the credential's issuer, not be revoked as of `at`, and expire after `at`. gov-id is
+ *   also satisfied by a zk-passport SBT (its own circuit and issuer).
+ * - Permanent stores (Optimism; gov-id and phone): an entry for the action issued at or before
+ *   `at` counts; no expiry, no revocation.
+ *
+ * @returns valid with the latest `expirationDate` among the valid records ({@link neverExpires}
+ * for a permanent store), or the most telling reason it is not.
+ * @example
+ * evaluateVerification(records, { credential: 'gov-id', network: 'optimism', actionId: 123456789n, at: 1_750_000_000 })
+ */
+export function evaluateVerification(
+  records: readonly Verification[],
+  parameters: EvaluateVerificationParameters,
+): VerificationVerdict {
+  const { credential, network, at } = parameters
+  let best: VerificationVerdict = { valid: false, reason: 'none' }
+  const consider = (verdict: VerificationVerdict) => {
+    if (verdict.valid) {
+      if (!best.valid || verdict.expirationDate > best.expirationDate) best = verdict
+    } else if (!best.valid && failureRank[verdict.reason] > failureRank[best.reason]) {
+      best = verdict
+    }
+  }
+  for (const circuit of acceptedCircuits[credential]) {
+    let current: Verification | undefined
+    for (const record of records) {
+      if (record.network !== network || record.source === 'legacy-store' || record.circuitId === null) continue
+      if (record.circuitId.toLowerCase() !== circuit.circuitId || record.issuedAt > at) continue
+      if (!current || record.issuedAt >= current.issuedAt) current = record
+    }
+    if (current) consider(judgeSbt(current, circuit.issuer, parameters))
+  }
+  if (network === 'optimism' && legacyStoreCredentials.has(credential)) {
+    for (const record of records) {
+      if (record.source !== 'legacy-store' || record.network !== network || record.credential !== credential) continue
+      if (record.issuedAt > at) continue
+      consider(sameActionId(record, parameters.actionId) ? { valid: true, expirationDate: neverExpires, record } : { valid: false, reason: 'wrong-action' })
+    }
+  }
+  return best
+}
+
+/** Groups verification records by lowercase address (one pass; batches then read their own). */
+export function indexVerifications(records: readonly Verification[]): Map<string, Verification[]> {
+  const index = new Map<string, Verification[]>()
+  for (const record of records) {
+    const key = record.address.toLowerCase()
+    const list = index.get(key)
+    if (list) list.push(record)
+    else index.set(key, [record])
+  }
+  return index
+}
+
+// ---------------------------------------------------------------------------------------------
+// Voting strategies (E4-E6)
+// ---------------------------------------------------------------------------------------------
+
+/** The chain ids E4-E6 serve and their networks. Any other chain id is refused (never "read Optimism"). */
+export const votingStrategyNetworks: Readonly<Record<number, HumanIdNetwork>> = Object.freeze({
+  [optimismChainId]: 'optimism',
+  [baseSepoliaChainId]: 'base-sepolia',
+})
+
+/** One address of an E4-E6 batch that could not be checked (it scores 0). */
+export type VotingStrategyError = { address: string; error: string }
+
+/** E4-E6 answer: `score` for every distinct address given, `errors` for the malformed ones (when any). */
+export type VotingStrategyAnswer = {
+  score: Array<{ address: string; score: 0 | 1 }>
+  errors?: VotingStrategyError[]
+}
+
+/**
+ * Scores a batch at one time: 1 for a valid verification, 0 otherwise. Each distinct address string
+ * is answered once, in the order given, as given; a malformed one scores 0 and is listed in
+ * `errors`. The answer of an address never depends on the others.
+ */
+export function scoreVotingStrategy(
+  records: readonly Verification[],
+  parameters: Omit<EvaluateVerificationParameters, 'at'> & { addresses: readonly string[]; at: number },
+): VotingStrategyAnswer {
+  const index = indexVerifications(records)
+  const seen = new Set<string>()
+  const score: VotingStrategyAnswer['score'] = []
+  const errors: VotingStrategyError[] = []
+  for (const address of parameters.addresses) {
+    if (seen.has(address)) continue
+    seen.add(address)
+    if (!isValidAddress(address)) {
+      score.push({ address, score: 0 })
+      errors.push({
+        address,
+        error: 'Invalid address: expected 0x followed by 40 hex characters (mixed case must be a valid EIP-55 checksum).',
+      })
+      continue
+    }
+    const verdict = evaluateVerification(index.get(address.toLowerCase()) ?? [], parameters)
+    score.push({ address, score: verdict.valid ? 1 : 0 })
+  }
+  return errors.length > 0 ? { score, errors } : { score }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Clean hands (E7)
+// ---------------------------------------------------------------------------------------------
+
+/** The clean-hands circuit id. E7 sends it as a JSON integer (the spec types `circuitId` as a number). */
+export const cleanHandsCircuitId: Hex = humanIdCircuitIds['clean-hands']
+
+const evmAddressPattern = /^0x[0-9a-fA-F]{40}$/
+
+/** Why an address is (not) clean-handed. */
+export type CleanHandsVerdict = { valid: true; source: 'attestation' | 'sbt' } | { valid: false }
+
+/**
+ * Tells whether an address has clean hands at `now` (Unix seconds):
+ *
+ * - an EVM address: at least one of its attestation-index rows satisfies rule 6 of E (the shared
+ *   predicate of `src/verify/clean-hands.ts`). Attestations carry no action id: they count for any.
+ * - any address (NEAR account, Aptos address): a clean-hands SBT on that chain for the action id,
+ *   not revoked, expiring after `now`. NEAR ids are compared exactly, hex addresses case-insensitively.
+ */
+export function evaluateCleanHands(
+  records: { attestations: readonly AttestationRow[]; cleanHandsSbts: readonly CleanHandsSbt[] },
+  parameters: { address: string; actionId: bigint; now: number; attester?: string; schemaId?: string },
+): CleanHandsVerdict {
+  const { address, actionId, now } = parameters
+  if (evmAddressPattern.test(address)) {
+    const lower = address.toLowerCase()
+    const rows = records.attestations.filter((row) => row.address.toLowerCase() === lower)
+    const options = { now, attester: parameters.attester ?? cleanHandsAttester, schemaId: parameters.schemaId ?? cleanHandsFullSchemaId }
+    if (hasValidCleanHandsAttestation(rows, options)) return { valid: true, source: 'attestation' }
+  }
+  const key = /^0x[0-9a-fA-F]+$/.test(address) ? address.toLowerCase() : address
+  const holds = records.cleanHandsSbts.some((sbt) => {
+    const sbtKey = /^0x[0-9a-fA-F]+$/.test(sbt.address) ? sbt.address.toLowerCase() : sbt.address
+    return (
+      sbtKey === key &&
+      /^\d+$/.test(sbt.actionId) &&
+      BigInt(sbt.actionId) === actionId &&
+      !sbt.revoked &&
+      sbt.expiresAt > now &&
+      sbt.issuedAt <= now
+    )
+  })
+  return holds ? { valid: true, source: 'sbt' } : { valid: false }
+}
+
+/**
+ * The 32-byte digest E7 signs, as the public service does:
+ * `keccak256(abi.encodePacked(uint256 circuitId, uint256 actionId, address user))`; for an address
+ * that is not an EVM address (NEAR, Aptos), `string user` instead of `address user`.
+ */
+export function cleanHandsDigest(parameters: { circuitId: Hex; actionId: bigint; address: string }): Hex {
+  const { circuitId, actionId, address } = parameters
+  if (evmAddressPattern.test(address)) {
+    return keccak256(encodePacked(['uint256', 'uint256', 'address'], [BigInt(circuitId), actionId, address.toLowerCase() as Address]))
+  }
+  return keccak256(encodePacked(['uint256', 'uint256', 'string'], [BigInt(circuitId), actionId, address]))
+}
+
+/**
+ * The server's E7 signing key: derived from the state's JWT secret (so it is kept with the state and
+ * survives restarts) with a label that keeps the two uses apart.
+ */
+export function deriveCleanHandsSignerKey(secret: string): Hex {
+  return keccak256(new TextEncoder().encode(`personhood:clean-hands-signer:${secret}`))
+}
+
+/**
+ * Signs an E7 answer: EIP-191 (`personal_sign`) over {@link cleanHandsDigest}. Verify with
+ * `recoverMessageAddress({ message: { raw: digest }, signature })`.
+ */
+export async function signCleanHands(
+  signerKey: Hex,
+  parameters: { circuitId: Hex; actionId: bigint; address: string },
+): Promise<Hex> {
+  return privateKeyToAccount(signerKey).signMessage({ message: { raw: cleanHandsDigest(parameters) } })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Routes
+// ---------------------------------------------------------------------------------------------
+
+/** What the E routes read; {@link createHumanIdRoutes} builds it from the server context. */
+export type HumanIdSource = {
+  now: () => Date | number
+  verifications: () => readonly Verification[]
+  attestations: () => readonly AttestationRow[]
+  cleanHandsSbts: () => readonly CleanHandsSbt[]
+  /** Time base per network (block -> time) for E4-E6. The reference server has one for both. */
+  chain: (network: HumanIdNetwork) => ChainTimeBase
+  /** The private key E7 signs with. */
+  signerKey: () => Hex
+}
+
+/**
+ * The routes of interface E1-E7 over a {@link HumanIdSource}: mount under the verification base
+ * (`/human-id` in the reference server).
+ */
+export function createHumanIdApp(source: HumanIdSource): Hono {
+  const app = new Hono()
+
+  app.get('/sybil-resistance/:credential/:network', (c) => {
+    const credential = humanIdCredentialSchema.safeParse(c.req.param('credential'))
+    if (!credential.success) return errorResponse(404, 'Not Found')
+    const network = humanIdNetworkSchema.safeParse(c.req.param('network'))
+    if (!network.success) {
+      return errorResponse(400, `Unsupported network "${c.req.param('network').slice(0, 40)}": use optimism or base-sepolia.`)
+    }
+    const query = parseRequest(verificationQuerySchema, c.req.query(), 'query', 'plain')
+    if (!query.success) return query.response
+    const verdict = evaluateVerification(
+      source.verifications().filter((record) => record.address.toLowerCase() === query.data.user.toLowerCase()),
+      { credential: credential.data, network: network.data, actionId: query.data.actionId, at: toSeconds(source.now()) },
+    )
+    const body: VerificationResult = verdict.valid ? { result: true, expirationDate: verdict.expirationDate } : { result: false }
+    return c.json(body)
+  })
+
+  app.get('/voting-strategies/sybil-resistance/:credential', (c) => {
+    const credential = humanIdCredentialSchema.safeParse(c.req.param('credential'))
+    if (!credential.success) return errorResponse(404, 'Not Found')
+    const query = parseRequest(votingStrategyQuerySchema, c.req.query(), 'query', 'plain')
+    if (!query.success) return query.response
+    const network = votingStrategyNetworks[query.data.network]
+    if (!network) {
+      return errorResponse(
+        400,
+        `Unsupported network ${query.data.network}: this server answers for chain ids ${optimismChainId} (optimism) and ${baseSepoliaChainId} (base-sepolia).`,
+      )
+    }
+    const snapshot = resolveSnapshotTime(query.data.snapshot, { now: toSeconds(source.now()), base: source.chain(network) })
+    if (!snapshot.ok) return errorResponse(400, snapshot.detail)
+    return c.json(
+      scoreVotingStrategy(source.verifications(), {
+        credential: credential.data,
+        network,
+        actionId: query.data.actionId,
+        addresses: query.data.addresses,
+        at: snapshot.time,
+      }),
+    )
+  })
+
+  app.get('/attestation/sbts/clean-hands', async (c) => {
+    const query = parseRequest(cleanHandsQuerySchema, c.req.query(), 'query', 'plain')
+    if (!query.success) return query.response
+    const { address, actionId } = query.data
+    const verdict = evaluateCleanHands(
+      { attestations: source.attestations(), cleanHandsSbts: source.cleanHandsSbts() },
+      { address, actionId, now: toSeconds(source.now()) },
+    )
+    if (!verdict.valid) return c.json({ isUnique: false })
+    const signature = await signCleanHands(source.signerKey(), { circuitId: cleanHandsCircuitId, actionId, address })
+    // circuitId is a JSON integer, as the spec types it, written exactly (a bytes32 exceeds 2^53:
+    // JSON.parse rounds it; read it with a bigint-aware parser or compare with the known constant).
+    const body = `{"isUnique":true,"signature":${JSON.stringify(signature)},"circuitId":${BigInt(cleanHandsCircuitId).toString()}}`
+    return c.body(body, 200, { 'content-type': 'application/json' })
+  })
+
+  return app
+}
+
+/**
+ * The E1-E7 routes of the reference server, reading the state of `ctx.store` at `ctx.now()`.
+ *
+ * @example
+ * app.route('/human-id', createHumanIdRoutes(ctx))
+ */
+export function createHumanIdRoutes(ctx: ServerContext): Hono {
+  return createHumanIdApp({
+    now: () => ctx.now(),
+    verifications: () => ctx.store.state.verifications,
+    attestations: () => ctx.store.state.attestations,
+    cleanHandsSbts: () => ctx.store.state.cleanHandsSbts,
+    chain: () => ctx.blockTime(),
+    signerKey: () => deriveCleanHandsSignerKey(ctx.config.jwtSecret),
+  })
+}

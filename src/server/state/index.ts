@@ -1,0 +1,19 @@
+export { buildStampCredential, verifyStampCredential, type CredentialInput, type StampCredentialJson } from './credentials.js'
+export {
+  createEmptyState,
+  defaultChain,
+  issuerFromKey,
+  maxHistoryEvents,
+  parseState,
+  randomSecret,
+  referenceIssuer,
+  secretsEqual,
+  Store,
+  type ChangeListener,
+  type NonceFailure,
+  type NonceKind,
+  type ScoreOptions,
+  type StampWrite,
+} from './store.js'
+export { stateFromWorld, type StateFromWorldOptions } from './world.js'
+export * from './types.js'

@@ -1,0 +1,577 @@
+/**
+ * The store: the {@link ServerState} plus typed reads and synchronous writes. Every write goes
+ * through {@link Store.mutate}, which runs a synchronous change, bumps the revision and tells the
+ * listeners (persistence). Nothing awaits between reading and writing, so a write is atomic with
+ * respect to concurrent requests (single-threaded JS): two A1 reads racing for one credential end
+ * with exactly one owner.
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
+import { keccak256, toBytes, type Address, type Hex } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { toPlainDecimal } from '../../schemas/common.js'
+import type { ModelName } from '../../schemas/model.js'
+import type { V2Score } from '../../schemas/passport.js'
+import type { CachedStamp, SaveStatus } from '../../schemas/stamp-cache.js'
+import { UnknownScorerError } from '../errors.js'
+import { computeScore, readCredentialFacts, toSubmissionResult, toV2Score, type ScoreComputation } from '../scoring.js'
+import type {
+  ApiKey,
+  AttestationRow,
+  CleanHandsSbt,
+  HistoryEvent,
+  NonceRecord,
+  RoundStake,
+  Scorer,
+  ServerState,
+  Stake,
+  StampIssuer,
+  StampRecord,
+  Submission,
+  Verification,
+} from './types.js'
+import { stateVersion } from './types.js'
+
+/** The nonce books of the state. */
+export type NonceKind = 'signing' | 'tos' | 'siwe'
+
+/** Why a nonce could not be consumed. */
+export type NonceFailure = 'unknown' | 'used' | 'expired' | 'wrong-address' | 'wrong-purpose'
+
+/** A stamp to write for an address: its provider and credential JSON. */
+export type StampWrite = { provider: string; stamp: unknown }
+
+/** Options of {@link Store.score}. */
+export type ScoreOptions = {
+  /** The scorer; default: the first scorer (the default one). */
+  scorerId?: number | string
+  /** An alternate scorer (D7/D8 `alternate_scorer_id`); wins over `scorerId`. */
+  alternateScorerId?: number | string | null
+  /** Unix ms to score at; default: the store's clock. */
+  at?: number
+  /** Record the record in the A2 history (A1 reads do). Default false. */
+  recordHistory?: boolean
+}
+
+/** A change listener: called synchronously after every {@link Store.mutate}, with the new revision. */
+export type ChangeListener = (revision: number) => void
+
+/**
+ * Most A2 history events kept per scorer and address; older ones are dropped (A2 then answers 404
+ * before the oldest kept event). Bounds memory on a long-running server.
+ */
+export const maxHistoryEvents = 1000
+
+const nonceBooks = { signing: 'signingNonces', tos: 'tosNonces', siwe: 'siweNonces' } as const
+
+const sha256 = (value: string): Buffer => createHash('sha256').update(value).digest()
+
+/** A random secret: `bytes` random bytes as hex. */
+export function randomSecret(bytes = 32): string {
+  return randomBytes(bytes).toString('hex')
+}
+
+/** Compares two secrets in constant time (both hashed first, so lengths do not leak). */
+export function secretsEqual(a: string, b: string): boolean {
+  return timingSafeEqual(sha256(a), sha256(b))
+}
+
+/**
+ * The typed store around a {@link ServerState}.
+ *
+ * @example
+ * const store = new Store(createEmptyState(), { now: () => Date.now() })
+ * store.mutate((state) => { state.scorers.push({ id: 1, name: 'Default', type: 'unique-humanity', threshold: '20', weights: {} }) })
+ * store.score('0x...', { scorerId: 1 })
+ */
+export class Store {
+  #state: ServerState
+  #revision = 0
+  readonly #listeners = new Set<ChangeListener>()
+  readonly #now: () => number
+  readonly #keyDigests = new Map<string, Buffer>()
+  #trusted: { issuers: StampIssuer[]; set: Set<string> } | undefined
+
+  constructor(state: ServerState, options: { now?: () => number } = {}) {
+    this.#state = state
+    this.#now = options.now ?? Date.now
+  }
+
+  // ---- state, changes, serialization ------------------------------------------------------
+
+  /** The live state. Read it freely; write only inside {@link mutate}. */
+  get state(): ServerState {
+    return this.#state
+  }
+
+  /** Increases by one on every change. */
+  get revision(): number {
+    return this.#revision
+  }
+
+  /** Unix ms, from the injected clock. */
+  now(): number {
+    return this.#now()
+  }
+
+  /**
+   * Applies a synchronous change to the state and notifies the listeners. Never pass an async
+   * function: the change must not await between its reads and writes.
+   */
+  mutate<T>(change: (state: ServerState) => T): T {
+    const result = change(this.#state)
+    if (result instanceof Promise) throw new TypeError('Store.mutate takes a synchronous change.')
+    this.#changed()
+    return result
+  }
+
+  /** Replaces the whole state (admin reset, world load). */
+  replace(state: ServerState): void {
+    this.#state = state
+    this.#changed()
+  }
+
+  /** Registers a listener of changes; returns a function that removes it. */
+  onChange(listener: ChangeListener): () => void {
+    this.#listeners.add(listener)
+    return () => this.#listeners.delete(listener)
+  }
+
+  /** The state as JSON-ready data (the state object itself: serialize it right away). */
+  toJSON(): ServerState {
+    return this.#state
+  }
+
+  /** A store from serialized state (the parsed JSON of {@link toJSON}). */
+  static fromJSON(json: unknown, options: { now?: () => number } = {}): Store {
+    return new Store(parseState(json), options)
+  }
+
+  #changed(): void {
+    this.#revision += 1
+    this.#trusted = undefined
+    for (const listener of this.#listeners) listener(this.#revision)
+  }
+
+  // ---- scorers, keys, issuers, metadata --------------------------------------------------
+
+  /** The scorer with this id, or undefined. */
+  findScorer(id: number | string): Scorer | undefined {
+    const wanted = Number(id)
+    return this.#state.scorers.find((scorer) => scorer.id === wanted)
+  }
+
+  /**
+   * The scorer with this id (default: the first scorer).
+   *
+   * @throws {UnknownScorerError} (404) when there is no such scorer.
+   */
+  scorer(id?: number | string | null): Scorer {
+    const scorer = id === undefined || id === null ? this.#state.scorers[0] : this.findScorer(id)
+    if (!scorer) throw new UnknownScorerError(id ?? 'default')
+    return scorer
+  }
+
+  /** D5: the scorer's weights as numbers (stamp name to weight). */
+  weights(scorerId?: number | string | null): Record<string, number> {
+    const scorer = this.scorer(scorerId)
+    return Object.fromEntries(Object.entries(scorer.weights).map(([name, weight]) => [name, Number(weight)]))
+  }
+
+  /** The API key record for a presented key (compared by sha256 digest in constant time), or undefined. */
+  findApiKey(presented: string): ApiKey | undefined {
+    const digest = sha256(presented)
+    let found: ApiKey | undefined
+    for (const apiKey of this.#state.apiKeys) {
+      let known = this.#keyDigests.get(apiKey.key)
+      if (!known) {
+        known = sha256(apiKey.key)
+        this.#keyDigests.set(apiKey.key, known)
+      }
+      if (timingSafeEqual(known, digest)) found = apiKey
+    }
+    return found
+  }
+
+  /** DIDs of the trusted stamp issuers. */
+  trustedIssuers(): ReadonlySet<string> {
+    const issuers = this.#state.stampIssuers
+    if (!this.#trusted || this.#trusted.issuers !== issuers) {
+      this.#trusted = { issuers, set: new Set(issuers.filter((issuer) => issuer.trusted).map((issuer) => issuer.did)) }
+    }
+    return this.#trusted.set
+  }
+
+  // ---- stamps -------------------------------------------------------------------------------
+
+  /** The address's stamp records, oldest first. */
+  stampRecords(address: string): readonly StampRecord[] {
+    return this.#state.stamps[address.toLowerCase()] ?? []
+  }
+
+  /** The address's stamps as the cache interface shows them (`{ id, address, provider, stamp }`). */
+  cachedStamps(address: string): CachedStamp[] {
+    return this.stampRecords(address).map(toCachedStamp)
+  }
+
+  /**
+   * D1: writes stamps for an address. A stamp of a provider the address already holds replaces it
+   * (the new record gets a new id). Returns the address's stamps after the write.
+   */
+  addStamps(address: string, stamps: readonly StampWrite[]): CachedStamp[] {
+    const owner = address.toLowerCase() as Address
+    this.mutate((state) => {
+      const at = this.#now()
+      let records = state.stamps[owner] ?? []
+      for (const { provider, stamp } of stamps) {
+        records = records.filter((record) => record.provider !== provider)
+        records.push({
+          id: state.nextStampId++,
+          address: owner,
+          provider,
+          stamp: stamp as StampRecord['stamp'],
+          store_save_status: 'pending',
+          store_stream_id: null,
+          createdAt: at,
+        })
+      }
+      state.stamps[owner] = records
+    })
+    return this.cachedStamps(owner)
+  }
+
+  /**
+   * D2: items with a `stamp` replace the provider's stamp; items without one delete it. Returns
+   * the address's stamps after the write. Dedup claims are untouched: an owner keeps its claim.
+   */
+  patchStamps(address: string, items: ReadonlyArray<{ provider: string; stamp?: unknown }>): CachedStamp[] {
+    const owner = address.toLowerCase() as Address
+    const writes = items.filter((item) => item.stamp !== undefined && item.stamp !== null) as StampWrite[]
+    const deletions = items.filter((item) => item.stamp === undefined || item.stamp === null).map((item) => item.provider)
+    this.mutate(() => {
+      this.deleteStamps(owner, deletions)
+      this.addStamps(owner, writes)
+    })
+    return this.cachedStamps(owner)
+  }
+
+  /** D3: deletes the address's stamps of these providers; returns the deleted records. */
+  deleteStamps(address: string, providers: readonly string[]): CachedStamp[] {
+    const owner = address.toLowerCase()
+    const drop = new Set(providers)
+    return this.mutate((state) => {
+      const records = state.stamps[owner] ?? []
+      const deleted = records.filter((record) => drop.has(record.provider))
+      if (deleted.length) {
+        const kept = records.filter((record) => !drop.has(record.provider))
+        if (kept.length) state.stamps[owner] = kept
+        else delete state.stamps[owner]
+      }
+      return deleted.map(toCachedStamp)
+    })
+  }
+
+  /** D4: sets the save status of the address's own records; returns the ids it updated. */
+  updateSaveStatus(
+    address: string,
+    updates: ReadonlyArray<{ id: number; store_save_status: SaveStatus; store_stream_id?: string | null }>,
+  ): number[] {
+    const records = this.#state.stamps[address.toLowerCase()] ?? []
+    return this.mutate(() => {
+      const updated: number[] = []
+      for (const update of updates) {
+        const record = records.find((candidate) => candidate.id === update.id)
+        if (!record) continue
+        record.store_save_status = update.store_save_status
+        if (update.store_stream_id !== undefined) record.store_stream_id = update.store_stream_id
+        updated.push(record.id)
+      }
+      return updated
+    })
+  }
+
+  // ---- scoring ------------------------------------------------------------------------------
+
+  /**
+   * Scores an address (v2 record; D7/D8 use it as the InternalScore) and writes the dedup claims
+   * it makes, in one synchronous step. With `recordHistory`, the record joins the A2 history.
+   *
+   * @throws {UnknownScorerError} (404) for an unknown scorer.
+   */
+  score(address: string, options: ScoreOptions = {}): V2Score {
+    const scorer = this.scorer(options.alternateScorerId ?? options.scorerId)
+    const owner = address.toLowerCase() as Address
+    return this.mutate((state) => {
+      const result = this.#compute(state, scorer, owner, options.at ?? this.#now())
+      const record = toV2Score(result)
+      if (options.recordHistory) {
+        const book = (state.history[scorer.id] ??= {})
+        const events = (book[owner] ??= [])
+        insertEvent(events, { at: result.at, record })
+        if (events.length > maxHistoryEvents) events.splice(0, events.length - maxHistoryEvents)
+      }
+      return record
+    })
+  }
+
+  #compute(state: ServerState, scorer: Scorer, address: Address, at: number): ScoreComputation {
+    const claims = (state.claims[scorer.id] ??= {})
+    const stamps = (state.stamps[address] ?? []).map((record) => record.stamp)
+    const result = computeScore({ address, stamps, scorer, trustedIssuers: this.trustedIssuers(), claims, at })
+    Object.assign(claims, result.claims)
+    return result
+  }
+
+  /** The dedup claim of a credential hash in a scorer, or undefined. */
+  claim(scorerId: number | string, hash: string): { owner: Address; expiresAt: number } | undefined {
+    return this.#state.claims[Number(scorerId)]?.[hash]
+  }
+
+  /** A2: the latest history event of (scorer, address) at or before `at` (Unix ms), or undefined. */
+  historyAt(scorerId: number | string, address: string, at: number): HistoryEvent | undefined {
+    const events = this.#state.history[Number(scorerId)]?.[address.toLowerCase()]
+    if (!events?.length) return undefined
+    let low = 0
+    let high = events.length
+    while (low < high) {
+      const middle = (low + high) >>> 1
+      if (events[middle]!.at <= at) low = middle + 1
+      else high = middle
+    }
+    return low === 0 ? undefined : events[low - 1]
+  }
+
+  /**
+   * C2: scores the address now (claims written now) and records the submission, which reads
+   * PROCESSING until `at + delayMs`, then DONE. A resubmission refreshes the record.
+   *
+   * @throws {UnknownScorerError} (404) for an unknown scorer.
+   */
+  submit(scorerId: number | string, address: string, options: { at?: number; delayMs?: number } = {}): Submission {
+    const scorer = this.scorer(scorerId)
+    const owner = address.toLowerCase() as Address
+    return this.mutate((state) => {
+      const at = options.at ?? this.#now()
+      const result = toSubmissionResult(this.#compute(state, scorer, owner, at))
+      const book = (state.submissions[scorer.id] ??= {})
+      const previous = book[owner]
+      const submission: Submission = {
+        address: owner,
+        seq: previous?.seq ?? state.nextSubmissionSeq++,
+        submittedAt: at,
+        doneAt: at + Math.max(0, options.delayMs ?? 0),
+        result,
+      }
+      book[owner] = submission
+      return submission
+    })
+  }
+
+  /** The submission of (scorer, address), or undefined. */
+  submission(scorerId: number | string, address: string): Submission | undefined {
+    return this.#state.submissions[Number(scorerId)]?.[address.toLowerCase()]
+  }
+
+  /** Every submission to a scorer, in order of first submission. */
+  submissions(scorerId: number | string): Submission[] {
+    return Object.values(this.#state.submissions[Number(scorerId)] ?? {}).sort((a, b) => a.seq - b.seq)
+  }
+
+  // ---- nonces -------------------------------------------------------------------------------
+
+  /**
+   * Issues a single-use nonce in one of the nonce books. `nonce` defaults to 60 lowercase hex
+   * characters (the C1 format); pass your own for other formats.
+   */
+  issueNonce(
+    kind: NonceKind,
+    options: { nonce?: string; ttlMs?: number | null; address?: string | null; purpose?: string } = {},
+  ): string {
+    const nonce = options.nonce ?? randomBytes(30).toString('hex')
+    this.mutate((state) => {
+      const book = state[nonceBooks[kind]]
+      pruneNonces(book, this.#now())
+      const issuedAt = this.#now()
+      book[nonce] = {
+        issuedAt,
+        expiresAt: options.ttlMs === undefined || options.ttlMs === null ? null : issuedAt + options.ttlMs,
+        usedAt: null,
+        ...(options.address ? { address: options.address.toLowerCase() as Address } : {}),
+        ...(options.purpose !== undefined ? { purpose: options.purpose } : {}),
+      }
+    })
+    return nonce
+  }
+
+  /** The record of a nonce, or undefined. */
+  nonce(kind: NonceKind, nonce: string): NonceRecord | undefined {
+    return Object.hasOwn(this.#state[nonceBooks[kind]], nonce) ? this.#state[nonceBooks[kind]][nonce] : undefined
+  }
+
+  /**
+   * Checks a nonce (known, unused, not expired, and for this address/purpose when it was issued
+   * for one) without consuming it.
+   */
+  checkNonce(kind: NonceKind, nonce: string, expect: { address?: string; purpose?: string } = {}): NonceFailure | null {
+    const record = this.nonce(kind, nonce)
+    if (!record) return 'unknown'
+    if (record.usedAt !== null) return 'used'
+    if (record.expiresAt !== null && record.expiresAt <= this.#now()) return 'expired'
+    if (record.address && expect.address !== undefined && record.address !== expect.address.toLowerCase()) return 'wrong-address'
+    if (record.purpose !== undefined && expect.purpose !== undefined && record.purpose !== expect.purpose) return 'wrong-purpose'
+    return null
+  }
+
+  /** Consumes a nonce: null when it was valid (and is now used), otherwise why it was refused. */
+  consumeNonce(kind: NonceKind, nonce: string, expect: { address?: string; purpose?: string } = {}): NonceFailure | null {
+    const failure = this.checkNonce(kind, nonce, expect)
+    if (failure) return failure
+    this.mutate(() => {
+      this.nonce(kind, nonce)!.usedAt = this.#now()
+    })
+    return null
+  }
+
+  // ---- models, stakes, terms, verifications ---------------------------------------------------
+
+  /** B1: the address's score for a model; -1 when there is no data. */
+  modelScore(address: string, model: ModelName): number {
+    return this.#state.modelScores[address.toLowerCase()]?.[model] ?? -1
+  }
+
+  /** D9: token stakes where the address is the staker or the stakee. */
+  stakes(address: string): Stake[] {
+    const owner = address.toLowerCase()
+    return this.#state.stakes.filter((stake) => stake.staker === owner || stake.stakee === owner)
+  }
+
+  /** C7: the address's stake record in a round, or undefined. */
+  roundStake(address: string, roundId: string): RoundStake | undefined {
+    const owner = address.toLowerCase()
+    return this.#state.roundStakes.find((stake) => stake.address === owner && stake.roundId === roundId)
+  }
+
+  /** D10: whether the address accepted the terms of this type. */
+  tosAccepted(tosType: string, address: string): boolean {
+    const owner = address.toLowerCase()
+    return this.#state.tosAcceptances.some((entry) => entry.tosType === tosType && entry.address === owner)
+  }
+
+  /** D12: records an acceptance (idempotent). */
+  acceptTos(tosType: string, address: string, at = this.#now()): void {
+    if (this.tosAccepted(tosType, address)) return
+    const owner = address.toLowerCase() as Address
+    this.mutate((state) => {
+      state.tosAcceptances.push({ tosType, address: owner, acceptedAt: new Date(at).toISOString() })
+    })
+  }
+
+  /** E1-E6: the address's Human ID verifications (every kind; the routes judge them). */
+  verifications(address: string): Verification[] {
+    const owner = address.toLowerCase()
+    return this.#state.verifications.filter((verification) => verification.address === owner)
+  }
+
+  /** E8: the index rows listed on the address's page (with the world's `address` and `kind`). */
+  attestations(address: string): AttestationRow[] {
+    const owner = address.toLowerCase()
+    return this.#state.attestations.filter((row) => row.address === owner)
+  }
+
+  /** E7: clean-hands SBTs held by an address on a non-EVM chain (compared as given, case-insensitively). */
+  cleanHandsSbts(address: string): CleanHandsSbt[] {
+    const wanted = address.toLowerCase()
+    return this.#state.cleanHandsSbts.filter((sbt) => sbt.address.toLowerCase() === wanted)
+  }
+}
+
+function toCachedStamp(record: StampRecord): CachedStamp {
+  return { id: record.id, address: record.address, provider: record.provider, stamp: record.stamp as CachedStamp['stamp'] }
+}
+
+function insertEvent(events: HistoryEvent[], event: HistoryEvent): void {
+  let index = events.length
+  while (index > 0 && events[index - 1]!.at > event.at) index--
+  events.splice(index, 0, event)
+}
+
+function pruneNonces(book: Record<string, NonceRecord>, now: number): void {
+  // Keep the books small: expired or used nonces older than a day are forgotten.
+  const horizon = now - 24 * 3600 * 1000
+  for (const [nonce, record] of Object.entries(book)) {
+    const done = record.usedAt ?? record.expiresAt
+    if (done !== null && done < horizon) delete book[nonce]
+  }
+}
+
+/**
+ * Reads serialized state, checking its version and filling books a newer field may lack.
+ *
+ * @throws {TypeError} when it is not a state of this version.
+ */
+export function parseState(json: unknown): ServerState {
+  const value = typeof json === 'string' ? (JSON.parse(json) as unknown) : json
+  if (!value || typeof value !== 'object' || (value as { version?: unknown }).version !== stateVersion) {
+    throw new TypeError(`Not a personhood server state (expected "version": ${stateVersion}).`)
+  }
+  const base = createEmptyState()
+  const state = { ...base, ...(value as Partial<ServerState>) } as ServerState
+  return state
+}
+
+/** Stamp facts of a record (undefined when its JSON is not a readable credential). */
+export function stampFacts(record: StampRecord) {
+  return readCredentialFacts(record.stamp)
+}
+
+/** A plain decimal weight ("0.208"); numbers are written in their shortest exact form. */
+export function normalizeWeight(weight: string | number): string {
+  return toPlainDecimal(weight)
+}
+
+/** The default time base when no world gives one: Optimism, 2-second blocks, genesis 2021-11-11. */
+export const defaultChain = { chainId: 10, genesisTime: 1636588800, blockTimeSeconds: 2 }
+
+/**
+ * An empty state: no scorers, keys, stamps or records; fresh random secrets; one trusted stamp
+ * issuer (with a fixed demo key) so the admin API can issue stamps.
+ */
+export function createEmptyState(options: { adminToken?: string; jwtSecret?: string } = {}): ServerState {
+  return {
+    version: stateVersion,
+    secrets: { adminToken: options.adminToken ?? randomSecret(24), jwtSecret: options.jwtSecret ?? randomSecret(32) },
+    origin: { seed: null, worldNow: null },
+    chain: { ...defaultChain },
+    stampProviders: [],
+    stampIssuers: [referenceIssuer],
+    scorers: [],
+    apiKeys: [],
+    stamps: {},
+    nextStampId: 1,
+    claims: {},
+    history: {},
+    submissions: {},
+    nextSubmissionSeq: 1,
+    signingNonces: {},
+    tosNonces: {},
+    siweNonces: {},
+    modelScores: {},
+    stakes: [],
+    roundStakes: [],
+    tosAcceptances: [],
+    verifications: [],
+    attestations: [],
+    cleanHandsSbts: [],
+    demoAccounts: [],
+  }
+}
+
+/**
+ * The reference server's own stamp issuer (trusted in an empty state). Its key is fixed and public:
+ * demo only.
+ */
+export const referenceIssuer: StampIssuer = issuerFromKey(keccak256(toBytes('personhood:reference-server:stamp-issuer')))
+
+/** A trusted stamp issuer whose DID is `did:ethr:<address of the key>`. */
+export function issuerFromKey(privateKey: Hex, trusted = true): StampIssuer {
+  return { did: `did:ethr:${privateKeyToAccount(privateKey).address.toLowerCase()}`, trusted, privateKey }
+}

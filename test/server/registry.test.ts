@@ -1,0 +1,218 @@
+/**
+ * Interface C of the reference server (C1-C7), through the foundation registry client and raw
+ * requests: signed submissions (EIP-191, single-use nonces), PROCESSING -> DONE, v1 decimals and
+ * evidence, listings with both filter spellings, stamps, metadata and stakes.
+ */
+import { privateKeyToAccount } from 'viem/accounts'
+import { describe, expect, test } from 'vitest'
+import { createRegistryClient } from '../../src/clients/registry.js'
+import { InvalidRequestError, NotFoundError } from '../../src/errors/index.js'
+import { registryScoreItemsSchema, registryScorePageSchema, registryScoreSchema, signingMessageSchema } from '../../src/schemas/registry.js'
+import { failure, setup, worldNowMs, type Harness } from './harness.js'
+
+describe('C1 signing message and C2 submit', () => {
+  test('the message embeds a fresh 60-hex nonce; a signed submit is scored; the nonce cannot be reused', async () => {
+    const h = setup()
+    const client = h.registry()
+    const account = h.world.demoAccounts.find((entry) => entry.story === 'passing-stamps')!
+    const signer = privateKeyToAccount(account.privateKey)
+
+    const message = await client.getSigningMessage()
+    expect(signingMessageSchema.parse(message)).toEqual(message)
+    expect(message.nonce).toMatch(/^[0-9a-f]{60}$/)
+    expect(message.message.endsWith(`Nonce: ${message.nonce}`)).toBe(true)
+    expect((await client.getSigningMessage()).nonce).not.toBe(message.nonce)
+
+    const signature = await signer.signMessage({ message: message.message })
+    const record = await client.submitPassport({ address: account.address, scorerId: 1, signature, nonce: message.nonce })
+    expect(registryScoreSchema.parse(record)).toEqual(record)
+    expect(record).toMatchObject({ address: account.address, status: 'DONE', evidence: null, error: null })
+    expect(record.score).toMatch(/^\d+\.\d{9}$/)
+
+    const reused = await h.call('/registry/submit-passport', {
+      method: 'POST',
+      json: { address: account.address, scorer_id: '1', signature, nonce: message.nonce },
+    })
+    expect(reused).toMatchObject({ status: 400, body: { detail: 'Invalid nonce (used).' } })
+    expect(await failure(client.submitPassport({ address: account.address, scorerId: 1, signature, nonce: message.nonce }))).toBeInstanceOf(
+      InvalidRequestError,
+    )
+  })
+
+  test('a signature by another key, a signature without nonce and an unknown nonce are 400', async () => {
+    const h = setup()
+    const [owner, other] = h.world.demoAccounts
+    const message = await h.registry().getSigningMessage()
+    const signature = await privateKeyToAccount(other!.privateKey).signMessage({ message: message.message })
+    const submit = (json: object) => h.call('/registry/submit-passport', { method: 'POST', json: { address: owner!.address, scorer_id: 1, ...json } })
+    expect(await submit({ signature, nonce: message.nonce })).toMatchObject({ status: 400, body: { detail: 'Address does not match signature.' } })
+    // The nonce was consumed by the failed attempt: single use.
+    expect(await submit({ signature, nonce: message.nonce })).toMatchObject({ status: 400, body: { detail: 'Invalid nonce (used).' } })
+    expect(await submit({ signature })).toMatchObject({ status: 400, body: { detail: 'A nonce is required with a signature.' } })
+    expect(await submit({ signature, nonce: 'ab'.repeat(30) })).toMatchObject({ status: 400, body: { detail: 'Invalid nonce (unknown).' } })
+    // Nonces expire (10 minutes by default).
+    const late = await h.registry().getSigningMessage()
+    h.clock.advance(10 * 60 * 1000)
+    const lateSignature = await privateKeyToAccount(owner!.privateKey).signMessage({ message: late.message })
+    expect(await submit({ signature: lateSignature, nonce: late.nonce })).toMatchObject({ status: 400, body: { detail: 'Invalid nonce (expired).' } })
+  })
+
+  test('invalid address 400, missing fields 422, unknown scorer 404, body not JSON 422', async () => {
+    const h = setup()
+    const submit = (json: unknown) => h.call('/registry/submit-passport', { method: 'POST', json })
+    expect(await submit({ address: '0x12', scorer_id: '1' })).toMatchObject({ status: 400, body: { detail: 'Invalid address.' } })
+    const missing = await submit({ address: h.world.demoAccounts[0]!.address })
+    expect(missing.status).toBe(422)
+    expect(missing.body).toMatchInlineSnapshot(`
+      {
+        "detail": [
+          {
+            "loc": [
+              "body",
+              "scorer_id",
+            ],
+            "msg": "Field required",
+            "type": "missing",
+          },
+        ],
+      }
+    `)
+    expect(await submit({ address: h.world.demoAccounts[0]!.address, scorer_id: '99' })).toMatchObject({ status: 404 })
+    const notJson = await h.call('/registry/submit-passport', { method: 'POST', body: '{nope', headers: { 'Content-Type': 'application/json' } })
+    expect(notJson).toMatchObject({ status: 422, body: { detail: [{ loc: ['body'], type: 'json_invalid' }] } })
+    expect(await failure(h.registry().submitPassport({ address: h.world.demoAccounts[0]!.address, scorerId: 99 }))).toBeInstanceOf(NotFoundError)
+  })
+
+  test('the binary scorer answers 1 or 0 with ThresholdScoreCheck evidence as strings', async () => {
+    const h = setup()
+    const passing = h.world.demoAccounts.find((entry) => entry.story === 'passing-stamps')!
+    const failing = h.world.demoAccounts.find((entry) => entry.story === 'gov-id-verified')!
+    const client = h.registry()
+    const yes = await client.submitPassport({ address: passing.address, scorerId: 3 })
+    const v2 = await h.passport().getScore({ scorerId: 3, address: passing.address })
+    expect(yes.score).toBe('1.000000000')
+    expect(yes.evidence).toEqual({ type: 'ThresholdScoreCheck', success: true, rawScore: `${v2.score}0000`, threshold: '20.000000000' })
+    const no = await client.submitPassport({ address: failing.address, scorerId: 3 })
+    expect(no).toMatchObject({ score: '0.000000000', evidence: { success: false, threshold: '20.000000000' } })
+  })
+
+  test('with a processing delay a submission reads PROCESSING, then DONE; resubmitting refreshes it', async () => {
+    const h = setup({ processingDelayMs: 5000 })
+    const address = '0x00000000000000000000000000000000000000d1'
+    const client = h.registry()
+    const submitted = await client.submitPassport({ address, scorerId: 1 })
+    expect(submitted).toEqual({
+      address,
+      score: null,
+      status: 'PROCESSING',
+      last_score_timestamp: null,
+      expiration_date: null,
+      evidence: null,
+      error: null,
+    })
+    expect((await client.getScore({ scorerId: 1, address })).status).toBe('PROCESSING')
+    h.clock.advance(5000)
+    const done = await client.getScore({ scorerId: 1, address })
+    expect(done).toMatchObject({ status: 'DONE', score: '0.000000000', last_score_timestamp: new Date(worldNowMs).toISOString() })
+
+    // waitForScore polls through the client's sleep; here sleeping moves the server's clock.
+    await h.call('/admin/stamps', { method: 'POST', admin: true, json: { address, provider: 'Google' } })
+    await client.submitPassport({ address, scorerId: 1 })
+    const waiting = setupWaiter(h)
+    const refreshed = await waiting.waitForScore({ scorerId: 1, address, intervalMs: 2000 })
+    expect(refreshed).toMatchObject({ status: 'DONE', score: '0.525000000', stamp_scores: { Google: '0.525000000' } })
+  })
+
+  test('C3 before any submit is 400 with the service\'s detail; the record is wrapped in items', async () => {
+    const h = setup()
+    const address = '0x00000000000000000000000000000000000000d2'
+    const never = await h.call(`/registry/score/1/${address}`)
+    expect({ status: never.status, body: never.body }).toMatchInlineSnapshot(`
+      {
+        "body": {
+          "detail": "Unable to get score for provided scorer.",
+        },
+        "status": 400,
+      }
+    `)
+    expect(await failure(h.registry().getScore({ scorerId: 1, address }))).toBeInstanceOf(InvalidRequestError)
+    await h.registry().submitPassport({ address, scorerId: 1 })
+    const { body } = await h.call(`/registry/score/1/${address}`)
+    expect(registryScoreItemsSchema.parse(body).items).toHaveLength(1)
+    expect((await h.call('/registry/score/1/0xzz')).status).toBe(400)
+    expect((await h.call(`/registry/score/55/${address}`)).status).toBe(404)
+  })
+})
+
+/** A registry client whose sleep advances the server's clock (so waitForScore polls without real time). */
+function setupWaiter(h: Harness) {
+  return createRegistryClient({
+    apiKey: h.keys.indexer,
+    baseUrl: 'http://personhood.local',
+    fetch: h.fetch as typeof fetch,
+    rateLimiter: false,
+    retry: false,
+    now: h.clock.now,
+    sleep: async (ms: number) => h.clock.advance(ms),
+  })
+}
+
+describe('C4 score list', () => {
+  test('{ items, count } in submission order with limit/offset and both spellings of the filters', async () => {
+    const h = setup()
+    const scorer = 4
+    const addresses = ['0x00000000000000000000000000000000000000e1', '0x00000000000000000000000000000000000000e2', '0x00000000000000000000000000000000000000e3']
+    const client = h.registry()
+    const existing = (await client.listScores({ scorerId: scorer })).count
+    const times: string[] = []
+    for (const address of addresses) {
+      h.clock.advance(60_000)
+      times.push(new Date(h.clock.ms).toISOString())
+      await client.submitPassport({ address, scorerId: scorer })
+    }
+    const all = await client.listScores({ scorerId: scorer })
+    expect(registryScorePageSchema.parse(all)).toEqual(all)
+    expect(all.count).toBe(existing + 3)
+    expect(all.items.slice(-3).map((item) => item.address)).toEqual(addresses)
+
+    const page = await client.listScores({ scorerId: scorer, limit: 2, offset: existing + 1 })
+    expect(page).toMatchObject({ count: existing + 3, items: [{ address: addresses[1] }, { address: addresses[2] }] })
+
+    const query = (q: string) => h.call(`/registry/score/${scorer}?${q}`).then((response) => response.body)
+    expect((await query(`last_score_timestamp_gt=${times[0]}`)).items.map((item: { address: string }) => item.address)).toEqual(addresses.slice(1))
+    expect(await query(`last_score_timestamp__gt=${times[0]}`)).toEqual(await query(`last_score_timestamp_gt=${times[0]}`))
+    expect((await query(`last_score_timestamp_gte=${times[1]}`)).count).toBe(2)
+    expect(await query(`last_score_timestamp__gte=${times[1]}`)).toEqual(await query(`last_score_timestamp_gte=${times[1]}`))
+    expect((await query(`address=${addresses[2]}`)).items).toHaveLength(1)
+    expect((await client.listScores({ scorerId: scorer, lastScoreTimestampGt: times[1] })).items.map((item) => item.address)).toEqual([addresses[2]])
+
+    expect((await h.call(`/registry/score/${scorer}?last_score_timestamp_gt=soon`)).status).toBe(400)
+    expect((await h.call(`/registry/score/${scorer}?limit=1001`)).status).toBe(400)
+    expect((await h.call('/registry/score/77')).status).toBe(404)
+  })
+})
+
+describe('C5-C7', () => {
+  test('C5 lists stamps like A3; C6 lists the metadata like A4', async () => {
+    const h = setup()
+    const account = h.world.demoAccounts.find((entry) => entry.story === 'passing-stamps')!
+    const registry = h.registry()
+    const v1 = await registry.listStamps({ address: account.address, limit: 3 })
+    const v2 = await h.passport().listStamps({ address: account.address, limit: 3 })
+    expect(v1).toEqual(v2)
+    expect(v1.items).toHaveLength(3)
+    expect((await h.call(`/registry/stamps/${account.address}?limit=5000`)).status).toBe(400)
+    expect(await registry.getStampMetadata()).toEqual(await h.passport().getStampMetadata())
+  })
+
+  test('C7 answers the round stakes at the spec path and the public path; none is an empty list', async () => {
+    const h = setup()
+    const stake = h.world.roundStakes[0]!
+    const record = await h.registry().getTokenStake({ address: stake.address, roundId: stake.roundId })
+    expect(record).toEqual({ users: [{ stakes: stake.stakes, xstakeAggregates: stake.xstakeAggregates }] })
+    expect((await h.call(`/registry/gtc-stake/${stake.address}/${stake.roundId}`)).body).toEqual(record)
+    expect((await h.call(`/registry/token-stake/${stake.address}`)).body.users).toHaveLength(1)
+    expect((await h.call(`/registry/token-stake/${stake.address}/999`)).body).toEqual({ users: [] })
+    expect((await h.call('/registry/token-stake/0x12/1')).status).toBe(400)
+  })
+})

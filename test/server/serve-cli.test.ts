@@ -1,0 +1,142 @@
+/**
+ * `personhood serve` over a real port: the built bin is spawned, prints its base URLs, an API key and
+ * the admin token, answers the foundation clients on every interface, and saves its state on SIGTERM.
+ * Builds `dist/` first when it is missing or older than `src/`.
+ */
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { createPassportClient } from '../../src/clients/passport.js'
+import { createRegistryClient } from '../../src/clients/registry.js'
+
+const root = fileURLToPath(new URL('../..', import.meta.url))
+const builtCli = join(root, 'dist/cli/index.js')
+
+function newestMtime(directory: string): number {
+  let newest = 0
+  for (const entry of readdirSync(directory, { withFileTypes: true })) {
+    const path = join(directory, entry.name)
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs)
+  }
+  return newest
+}
+
+function ensureBuilt(): void {
+  if (existsSync(builtCli) && statSync(builtCli).mtimeMs >= newestMtime(join(root, 'src'))) return
+  // Type errors elsewhere in the tree do not stop tsc from emitting; the CLI must exist afterwards.
+  spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'ignore' })
+  if (!existsSync(builtCli)) throw new Error('npm run build did not produce dist/cli/index.js')
+}
+
+type Started = { child: ChildProcessWithoutNullStreams; output: () => string; url: string; apiKey: string; adminToken: string }
+
+async function startBin(args: string[]): Promise<Started> {
+  const child = spawn(process.execPath, [join(root, 'bin/personhood.js'), 'serve', '--port', '0', ...args], { cwd: root })
+  let output = ''
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve did not start:\n${output}`)), 60_000)
+    const check = () => {
+      if (/Admin token/.test(output)) {
+        clearTimeout(timer)
+        resolve()
+      }
+    }
+    child.stdout.on('data', check)
+    child.once('exit', (code) => {
+      clearTimeout(timer)
+      reject(new Error(`serve exited with ${code}:\n${output}`))
+    })
+  })
+  const url = /listening on (http:\/\/\S+)/.exec(output)![1]!
+  const apiKey = /API key \(X-API-KEY\): (\S+)/.exec(output)![1]!
+  const adminToken = /Admin token \(Authorization: Bearer\): (\S+)/.exec(output)![1]!
+  return { child, output: () => output, url, apiKey, adminToken }
+}
+
+function stop(started: Started): Promise<number | null> {
+  return new Promise((resolve) => {
+    if (started.child.exitCode !== null) return resolve(started.child.exitCode)
+    started.child.once('exit', (code) => resolve(code))
+    started.child.kill('SIGTERM')
+  })
+}
+
+describe('personhood serve (built bin, real port)', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'personhood-serve-'))
+  const dataFile = join(dataDir, 'state.json')
+  let demo: Started
+
+  beforeAll(async () => {
+    ensureBuilt()
+    demo = await startBin(['--seed', 'demo', '--data', dataFile])
+  }, 180_000)
+  afterAll(async () => {
+    if (demo) await stop(demo)
+  })
+
+  test('prints the base URL of each interface, an API key and the admin token', () => {
+    const output = demo.output()
+    for (const path of ['', '/human-id', '/attestation-index', '/admin']) expect(output).toContain(`${demo.url}${path}`)
+    expect(demo.apiKey).toMatch(/^[0-9a-f]{8}\.[0-9a-f]{32}$/)
+    expect(demo.adminToken).toMatch(/^[0-9a-f]{48}$/)
+  })
+
+  test('answers the clients of A, B and C, and the E and admin routes', async () => {
+    const passport = createPassportClient({ apiKey: demo.apiKey, baseUrl: demo.url, rateLimiters: false })
+    const registry = createRegistryClient({ apiKey: demo.apiKey, baseUrl: demo.url, rateLimiter: false })
+    const admin = { Authorization: `Bearer ${demo.adminToken}` }
+    const state = await (await fetch(`${demo.url}/admin/state`, { headers: admin })).json()
+    const passing = state.demoAccounts.find((account: { story: string }) => account.story === 'passing-stamps').address
+    const verified = state.demoAccounts.find((account: { story: string }) => account.story === 'gov-id-verified').address
+    const cleanHands = state.demoAccounts.find((account: { story: string }) => account.story === 'clean-hands-only').address
+
+    expect(await passport.getScore({ scorerId: 1, address: passing })).toMatchObject({ address: passing, passing_score: true })
+    expect((await passport.getModelScore({ address: passing })).score).toBeGreaterThanOrEqual(-1)
+    expect((await passport.getStampMetadata()).length).toBeGreaterThan(0)
+    expect(await registry.submitPassport({ address: passing, scorerId: 3 })).toMatchObject({ status: 'DONE', score: '1.000000000' })
+    expect((await registry.getScore({ scorerId: 3, address: passing })).evidence?.success).toBe(true)
+    expect(await (await fetch(`${demo.url}/human-id/sybil-resistance/gov-id/optimism?user=${verified}&action-id=123456789`)).json()).toMatchObject({ result: true })
+    expect((await (await fetch(`${demo.url}/attestation-index/api/scan/addresses/${cleanHands}/attestations`)).json()).data.rows.length).toBeGreaterThan(0)
+    expect((await fetch(`${demo.url}/stamp-cache/weights`)).status).toBe(200)
+    expect((await fetch(`${demo.url}/admin/state`)).status).toBe(401)
+    expect((await fetch(`${demo.url}/v2/stamps/metadata`)).status).toBe(401)
+  })
+
+  test('SIGTERM saves the state to --data and exits 0', async () => {
+    const response = await fetch(`${demo.url}/admin/model-scores/0x00000000000000000000000000000000000000aa`, {
+      method: 'PUT',
+      headers: { Authorization: `Bearer ${demo.adminToken}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ nft: 77 }),
+    })
+    expect(response.status).toBe(200)
+    expect(await stop(demo)).toBe(0)
+    const saved = JSON.parse(readFileSync(dataFile, 'utf8'))
+    expect(saved.modelScores['0x00000000000000000000000000000000000000aa']).toEqual({ nft: 77 })
+
+    const restarted = await startBin(['--data', dataFile])
+    try {
+      expect(restarted.adminToken).toBe(demo.adminToken)
+      const model = await fetch(`${restarted.url}/v2/models/score/0x00000000000000000000000000000000000000aa?model=nft`, { headers: { 'X-API-KEY': restarted.apiKey } })
+      expect((await model.json()).details.models.nft.score).toBe(77)
+    } finally {
+      expect(await stop(restarted)).toBe(0)
+    }
+  })
+
+  test('--seed empty starts with no scorers and a working generated key', async () => {
+    const empty = await startBin(['--seed', 'empty'])
+    try {
+      const response = await fetch(`${empty.url}/v2/stamps/metadata`, { headers: { 'X-API-KEY': empty.apiKey } })
+      expect(response.status).toBe(200)
+      expect(await response.json()).toEqual([])
+      expect((await fetch(`${empty.url}/v2/stamps/1/score/0x00000000000000000000000000000000000000aa`, { headers: { 'X-API-KEY': empty.apiKey } })).status).toBe(404)
+    } finally {
+      await stop(empty)
+    }
+  })
+})
