@@ -1,1 +1,48 @@
-export {}
+export { hubAbi, legacyStoreAbi, multicall3Abi, signProtocolAbi } from './abis.js'
+export {
+  baseSepoliaNetwork,
+  getNetwork,
+  humanCredentials,
+  builtInNetworks,
+  multicall3Address,
+  optimismNetwork,
+  universalActionId,
+  type HumanCredential,
+  type HumanIdCircuit,
+  type HumanIdIssuerCircuit,
+  type NetworkConstants,
+  type NetworkContracts,
+  type NetworkName,
+  type NetworkOverrides,
+} from './constants.js'
+export {
+  decodeGetSbt,
+  decodeSbtOwners,
+  getSbtCall,
+  readSbts,
+  sbtId,
+  sbtOwnersCall,
+  type GetSbtResult,
+  type ReadSbtsParameters,
+  type SbtOwnersResult,
+  type SbtReading,
+} from './hub.js'
+export { decodeIsUniqueForAction, isUniqueForActionCall, readLegacyUniqueness, type ReadLegacyUniquenessParameters } from './legacy.js'
+export {
+  defaultMulticallBatchSize,
+  defaultMulticallConcurrency,
+  multicallAt,
+  type CallResult,
+  type ContractCall,
+  type MulticallParameters,
+} from './multicall.js'
+export { toPublicClient, type ChainClient, type Eip1193ProviderLike, type EthersProviderLike } from './provider.js'
+export { isBlockNotAvailable, readBlockHeader, readChainId, type BlockHeader, type ChainErrorContext } from './rpc.js'
+export {
+  decodeGetAttestation,
+  decodeRecipient,
+  getAttestationCall,
+  readAttestations,
+  type OnchainAttestation,
+  type ReadAttestationsParameters,
+} from './sign-protocol.js'

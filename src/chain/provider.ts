@@ -1,0 +1,68 @@
+/**
+ * Adapts what callers hand the verifier (a viem client, an ethers v5 or v6 provider as Snapshot
+ * hands strategies, or any EIP-1193 provider) to a viem PublicClient, by shape.
+ */
+import { createPublicClient, custom, type Client, type PublicClient } from 'viem'
+import { InvalidParameterError } from '../errors/index.js'
+
+/** An EIP-1193 provider: `request({ method, params })` (wallets, hardhat, viem transports). */
+export type Eip1193ProviderLike = { request(args: { method: string; params?: unknown }): Promise<unknown> }
+
+/** An ethers v5 or v6 JSON-RPC provider: `send(method, params)` (what Snapshot hands a strategy). */
+export type EthersProviderLike = { send(method: string, params: unknown[]): Promise<unknown> }
+
+/**
+ * Anything {@link toPublicClient} (and so `verifyCredentials`) accepts as `client`.
+ *
+ * @example
+ * import type { ChainClient } from 'personhood'
+ * // In a Snapshot strategy: strategy(space, network, provider, addresses, options, snapshot)
+ * const client: ChainClient = provider // an ethers v5 StaticJsonRpcProvider
+ */
+export type ChainClient = Client | PublicClient | Eip1193ProviderLike | EthersProviderLike
+
+/**
+ * Returns a viem PublicClient for a viem client, an ethers v5/v6 provider or an EIP-1193 provider.
+ * A viem PublicClient is returned as is; the others are wrapped in a `custom` transport without
+ * retries of its own (the provider keeps its own retry policy).
+ *
+ * @throws {InvalidParameterError} when `client` has neither `request` nor `send`.
+ * @example
+ * import { toPublicClient } from 'personhood'
+ * import { StaticJsonRpcProvider } from '@ethersproject/providers'
+ * const client = toPublicClient(new StaticJsonRpcProvider('https://mainnet.optimism.io'))
+ * await client.getBlockNumber()
+ */
+export function toPublicClient(client: ChainClient): PublicClient {
+  const value = client as unknown as Record<string, unknown> | null | undefined
+  if (typeof value !== 'object' || value === null) {
+    throw new InvalidParameterError({ parameter: 'client', reason: 'Expected a viem client, an ethers provider or an EIP-1193 provider.' })
+  }
+  const isViemClient = typeof value.request === 'function' && typeof value.transport === 'object' && typeof value.extend === 'function'
+  if (isViemClient && value.type === 'publicClient') return client as PublicClient
+  if (typeof value.request === 'function') {
+    const provider = client as Eip1193ProviderLike
+    return createPublicClient({
+      transport: custom(
+        { request: (args: { method: string; params?: unknown }) => provider.request(args) },
+        { key: isViemClient ? 'viem' : 'eip1193', name: isViemClient ? 'viem client' : 'EIP-1193 provider', retryCount: 0 },
+      ),
+    })
+  }
+  if (typeof value.send === 'function') {
+    const provider = client as EthersProviderLike
+    return createPublicClient({
+      transport: custom(
+        {
+          request: ({ method, params }: { method: string; params?: unknown }) =>
+            provider.send(method, Array.isArray(params) ? params : params === undefined ? [] : [params]),
+        },
+        { key: 'ethers', name: 'ethers provider', retryCount: 0 },
+      ),
+    })
+  }
+  throw new InvalidParameterError({
+    parameter: 'client',
+    reason: 'Expected a viem client, an ethers provider (with send) or an EIP-1193 provider (with request).',
+  })
+}

@@ -1,0 +1,84 @@
+/**
+ * The rule for one Human ID SBT read at one block: valid, or why not. Pure: the chain reads come in,
+ * a reason comes out.
+ */
+
+/** Why an SBT counts or not. */
+export type SbtReason = 'valid' | 'none' | 'expired' | 'revoked' | 'wrong-action' | 'wrong-issuer'
+
+/** The parts of a `getSBT` answer the rule reads (a {@link GetSbtResult} fits). */
+export type SbtCallResult =
+  | { status: 'success'; expiry: bigint; publicValues: readonly bigint[]; revoked: boolean }
+  | { status: 'reverted' }
+
+/** The parts of an `sbtOwners` answer the rule reads. */
+export type SbtOwnersState = { expiry: bigint; revoked: boolean }
+
+/** Parameters of {@link classifySbt}. */
+export type ClassifySbtParameters = {
+  /** What `getSBT(subject, circuitId)` answered at the block. */
+  getSBT: SbtCallResult
+  /** What `sbtOwners(id)` answered at the same block; needed when `getSBT` reverted. */
+  sbtOwners?: SbtOwnersState | undefined
+  /** The block's timestamp (Unix seconds): validity is judged there, never at the wall clock. */
+  blockTimestamp: bigint
+  /** The action id `publicValues[2]` must equal. */
+  actionId: bigint
+  /** The issuer `publicValues[4]` must equal (compared as integers: the phone issuer is 31 bytes). */
+  issuer: bigint
+}
+
+/**
+ * The verdict on one SBT: `classified` with a reason (and the expiry when valid); `needs-owners`
+ * when `getSBT` reverted and `sbtOwners` must tell none, expired and revoked apart; `inconsistent`
+ * when the two reads contradict each other (the caller must fail loudly, not guess).
+ */
+export type SbtClassification =
+  | { status: 'classified'; reason: 'valid'; expiresAt: bigint }
+  | { status: 'classified'; reason: Exclude<SbtReason, 'valid'> }
+  | { status: 'needs-owners' }
+  | { status: 'inconsistent'; details: string }
+
+/**
+ * Classifies one SBT read at a block.
+ *
+ * - `getSBT` succeeded: revoked, then expired (`expiry < blockTimestamp`, as the Hub's own check),
+ *   then `publicValues[4] == issuer`, then `publicValues[2] == actionId`; otherwise valid until
+ *   `expiry`. A missing public value never matches.
+ * - `getSBT` reverted: `sbtOwners` decides: revoked; expiry 0 (never set) is none; `expiry <
+ *   blockTimestamp` is expired. A live, unrevoked SBT whose `getSBT` reverted is inconsistent.
+ * - When both reads are given they must agree on expiry and revocation.
+ *
+ * @example
+ * import { classifySbt } from 'personhood'
+ * classifySbt({
+ *   getSBT: { status: 'success', expiry: 1_800_000_000n, publicValues: [1_800_000_000n, 0n, 123456789n, 0n, issuer], revoked: false },
+ *   blockTimestamp: 1_700_000_000n,
+ *   actionId: 123456789n,
+ *   issuer,
+ * }) // { status: 'classified', reason: 'valid', expiresAt: 1800000000n }
+ */
+export function classifySbt(parameters: ClassifySbtParameters): SbtClassification {
+  const { getSBT, sbtOwners: owners, blockTimestamp, actionId, issuer } = parameters
+  if (getSBT.status === 'success') {
+    if (owners && (owners.expiry !== getSBT.expiry || owners.revoked !== getSBT.revoked)) {
+      return {
+        status: 'inconsistent',
+        details: `getSBT returned expiry ${getSBT.expiry}, revoked ${getSBT.revoked}; sbtOwners at the same block returned expiry ${owners.expiry}, revoked ${owners.revoked}.`,
+      }
+    }
+    if (getSBT.revoked) return { status: 'classified', reason: 'revoked' }
+    if (getSBT.expiry < blockTimestamp) return { status: 'classified', reason: 'expired' }
+    if (getSBT.publicValues[4] !== issuer) return { status: 'classified', reason: 'wrong-issuer' }
+    if (getSBT.publicValues[2] !== actionId) return { status: 'classified', reason: 'wrong-action' }
+    return { status: 'classified', reason: 'valid', expiresAt: getSBT.expiry }
+  }
+  if (!owners) return { status: 'needs-owners' }
+  if (owners.revoked) return { status: 'classified', reason: 'revoked' }
+  if (owners.expiry === 0n) return { status: 'classified', reason: 'none' }
+  if (owners.expiry < blockTimestamp) return { status: 'classified', reason: 'expired' }
+  return {
+    status: 'inconsistent',
+    details: `getSBT reverted, but sbtOwners shows a live SBT (expiry ${owners.expiry}, not revoked) at block timestamp ${blockTimestamp}.`,
+  }
+}
