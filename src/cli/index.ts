@@ -3,6 +3,7 @@
  */
 import { Command, InvalidArgumentError } from 'commander'
 import { version } from '../version.js'
+import { formatDemoReport, runDemo } from './demo.js'
 import { describeServe, startServe, type ServeOptions } from './serve.js'
 
 function integer(name: string, min: number, max: number) {
@@ -58,6 +59,18 @@ export function createProgram(): Command {
       }
       process.once('SIGINT', () => stop('SIGINT'))
       process.once('SIGTERM', () => stop('SIGTERM'))
+    })
+
+  program
+    .command('demo')
+    .description('Run the whole loop offline: the reference server with the demo world, driven through the clients.')
+    .option('--wallets <n>', 'wallets in the demo world', integer('--wallets', 50, 100_000), 1000)
+    .option('--world-now <iso>', 'reference time of the demo world (default: start of the current UTC day)')
+    .option('--json', 'print the report as JSON')
+    .action(async (raw: { wallets: number; worldNow?: string; json?: boolean }) => {
+      const report = await runDemo({ wallets: raw.wallets, ...(raw.worldNow ? { worldNow: raw.worldNow } : {}) })
+      if (raw.json) console.log(JSON.stringify(report, null, 2))
+      else for (const line of formatDemoReport(report)) console.log(line)
     })
 
   return program

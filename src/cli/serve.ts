@@ -7,6 +7,7 @@
 import type { AddressInfo } from 'node:net'
 import { serve as bindNode, type ServerType } from '@hono/node-server'
 import { generateWorld } from '../world/generate.js'
+import type { World } from '../world/types.js'
 import { createServer, type PersonhoodServer } from '../server/app.js'
 import { createFilePersistence, loadStateFile, type FilePersistence } from '../server/persistence.js'
 import { createEmptyState, randomSecret, Store } from '../server/state/store.js'
@@ -32,6 +33,8 @@ export type ServeOptions = {
   wallets?: number
   /** Seed string of the demo world. Default `personhood-demo`. */
   worldSeed?: string
+  /** A world to serve instead of generating one (`seed: 'demo'` only). */
+  world?: World
   /** The admin token (default: the state's, random for a new state). */
   adminToken?: string
   /** The clock (Unix ms). Default `Date.now`. */
@@ -95,11 +98,13 @@ export async function startServe(options: ServeOptions = {}): Promise<RunningSer
   if (!store) {
     const secrets = options.adminToken ? { adminToken: options.adminToken } : {}
     if (seed === 'demo') {
-      const world = generateWorld({
-        now: options.worldNow ?? startOfUtcDay(now()),
-        ...(options.wallets !== undefined ? { wallets: options.wallets } : {}),
-        ...(options.worldSeed !== undefined ? { seed: options.worldSeed } : {}),
-      })
+      const world =
+        options.world ??
+        generateWorld({
+          now: options.worldNow ?? startOfUtcDay(now()),
+          ...(options.wallets !== undefined ? { wallets: options.wallets } : {}),
+          ...(options.worldSeed !== undefined ? { seed: options.worldSeed } : {}),
+        })
       store = new Store(stateFromWorld(world, secrets), { now })
     } else {
       const state = createEmptyState(secrets)
