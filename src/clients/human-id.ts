@@ -20,6 +20,7 @@ import {
   type VerificationResult,
 } from '../schemas/human-id.js'
 import { normalizeAddress } from '../utils/address.js'
+import { checkBaseUrl } from './shared.js'
 
 /** The default action id, 123456789n: universal (not app-specific) uniqueness. */
 export { defaultActionId }
@@ -96,7 +97,7 @@ export function createHumanIdClient(config: CreateHumanIdClientParameters = {}):
     maxUrlLength = defaultMaxUrlLength,
     ...transportOptions
   } = config
-  checkHttpUrl(baseUrl)
+  checkBaseUrl(baseUrl)
   if (typeof votingStrategyPath !== 'string' || !/^\/[^?#\s]*$/.test(votingStrategyPath)) {
     throw new InvalidParameterError({
       parameter: 'votingStrategyPath',
@@ -372,18 +373,6 @@ export async function getHumanIdCleanHandsSbt(
 // ---------------------------------------------------------------------------------------------
 // Checks (all before any request)
 // ---------------------------------------------------------------------------------------------
-
-function checkHttpUrl(baseUrl: unknown): void {
-  let ok = false
-  if (typeof baseUrl === 'string') {
-    try {
-      ok = /^https?:$/.test(new URL(baseUrl).protocol)
-    } catch {
-      ok = false
-    }
-  }
-  if (!ok) throw new InvalidParameterError({ parameter: 'baseUrl', reason: 'Expected an http(s) URL such as https://api.holonym.io.' })
-}
 
 function checkCredential(credential: unknown): HumanIdCredential {
   if (!(humanIdCredentials as readonly unknown[]).includes(credential)) {

@@ -31,6 +31,7 @@ import {
   type StampsWithScoreResponse,
 } from '../schemas/stamp-cache.js'
 import { normalizeAddress } from '../utils/address.js'
+import { checkBaseUrl } from './shared.js'
 
 // ---------------------------------------------------------------------------------------------
 // Client and context
@@ -716,23 +717,6 @@ export async function signAndAcceptStampCacheTos(
 // ---------------------------------------------------------------------------------------------
 // Checks (all before any request)
 // ---------------------------------------------------------------------------------------------
-
-function checkBaseUrl(baseUrl: unknown): void {
-  let ok = false
-  if (typeof baseUrl === 'string') {
-    try {
-      ok = /^https?:$/.test(new URL(baseUrl).protocol)
-    } catch {
-      ok = false
-    }
-  }
-  if (!ok) {
-    throw new InvalidParameterError({
-      parameter: 'baseUrl',
-      reason: 'The stamp cache needs an http(s) base URL (the spec names no host), e.g. http://127.0.0.1:8787.',
-    })
-  }
-}
 
 function checkAccessToken(token: unknown): string {
   if (typeof token !== 'string' || token === '' || /\s/.test(token)) {

@@ -12,6 +12,7 @@ import type { TransportOptions } from '../../src/http/index.js'
 import * as cleanHands from '../../src/verify/clean-hands.js'
 import type { AttestationIndex } from '../../src/verify/index.js'
 import { describeEndpointMatrix, fastTransport } from '../helpers/endpoint-matrix.js'
+import { failure } from '../helpers/async.js'
 
 const host = 'https://mainnet-rpc.sign.global'
 const address = '0x52908400098527886e0f7030069857d2e4169ee7'
@@ -26,15 +27,6 @@ afterEach(() => {
 
 function client(options: TransportOptions & Partial<CreateAttestationIndexClientParameters> = {}): AttestationIndexClient {
   return createAttestationIndexClient({ ...fastTransport, ...options })
-}
-
-async function failure(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise
-  } catch (error) {
-    return error
-  }
-  throw new Error('expected the call to fail, but it succeeded')
 }
 
 /** A row as the public index sends it. */

@@ -11,6 +11,7 @@ import {
 import { InvalidAddressError, InvalidParameterError, ResponseValidationError } from '../../src/errors/index.js'
 import type { TransportOptions } from '../../src/http/index.js'
 import { describeEndpointMatrix, fastTransport } from '../helpers/endpoint-matrix.js'
+import { failure } from '../helpers/async.js'
 
 const host = 'https://api.holonym.io'
 const user = '0x52908400098527886e0f7030069857d2e4169ee7'
@@ -25,15 +26,6 @@ afterEach(() => {
 
 function client(options: TransportOptions & Partial<CreateHumanIdClientParameters> = {}): HumanIdClient {
   return createHumanIdClient({ ...fastTransport, ...options })
-}
-
-async function failure(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise
-  } catch (error) {
-    return error
-  }
-  throw new Error('expected the call to fail, but it succeeded')
 }
 
 /** `count` distinct checksummed addresses, the same on every run. */

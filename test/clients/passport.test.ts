@@ -18,6 +18,7 @@ import {
 } from '../../src/errors/index.js'
 import { createRateLimiter, createTransport, type TransportOptions } from '../../src/http/index.js'
 import { describeEndpointMatrix, fastTransport } from '../helpers/endpoint-matrix.js'
+import { countBy, failure, fakeClock, maxInAnyWindow, recordingFetch } from '../helpers/async.js'
 
 const base = 'https://api.passport.xyz'
 const apiKey = 'pk_test_6f1c2d3e4b5a69788796a5b4c3d2e1f0'
@@ -33,54 +34,6 @@ afterEach(() => {
 /** A client on the default base URL, without pacing unless the test asks for it. */
 function client(options: TransportOptions & Partial<CreatePassportClientParameters> = {}): PassportClient {
   return createPassportClient({ apiKey, rateLimiters: false, ...fastTransport, ...options })
-}
-
-/** now/sleep over one fake clock: sleeping advances it, nothing waits. */
-function fakeClock() {
-  let time = 0
-  const sleeps: number[] = []
-  return {
-    now: () => time,
-    sleep: async (ms: number) => {
-      sleeps.push(ms)
-      time += ms
-    },
-    sleeps,
-  }
-}
-
-/** The most request starts that fall in any window of `windowMs` (half-open, wherever it starts). */
-function maxInAnyWindow(starts: readonly number[], windowMs: number): number {
-  const sorted = [...starts].sort((a, b) => a - b)
-  let max = 0
-  for (let i = 0, j = 0; i < sorted.length; i++) {
-    while ((sorted[i] as number) - (sorted[j] as number) >= windowMs) j++
-    max = Math.max(max, i - j + 1)
-  }
-  return max
-}
-
-function countBy(values: readonly number[]): Record<number, number> {
-  const counts: Record<number, number> = {}
-  for (const value of values) counts[value] = (counts[value] ?? 0) + 1
-  return counts
-}
-
-/** A fetch that records the fake time at which each request starts, then lets nock answer. */
-function recordingFetch(now: () => number, starts: number[]): typeof fetch {
-  return (input, init) => {
-    starts.push(now())
-    return globalThis.fetch(input, init)
-  }
-}
-
-async function failure(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise
-  } catch (error) {
-    return error
-  }
-  throw new Error('expected the call to fail, but it succeeded')
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ import {
 } from '../../src/errors/index.js'
 import { createTransport, type TransportOptions } from '../../src/http/index.js'
 import { describeEndpointMatrix, fastTransport } from '../helpers/endpoint-matrix.js'
+import { countBy, failure, fakeClock, recordingFetch } from '../helpers/async.js'
 
 const base = 'https://api.scorer.gitcoin.co'
 const apiKey = 'pk_test_0a1b2c3d4e5f60718293a4b5c6d7e8f9'
@@ -33,41 +34,6 @@ afterEach(() => {
 
 function client(options: TransportOptions & Partial<CreateRegistryClientParameters> = {}): RegistryClient {
   return createRegistryClient({ apiKey, rateLimiter: false, ...fastTransport, ...options })
-}
-
-function fakeClock() {
-  let time = 0
-  const sleeps: number[] = []
-  return {
-    now: () => time,
-    sleep: async (ms: number) => {
-      sleeps.push(ms)
-      time += ms
-    },
-    sleeps,
-  }
-}
-
-function recordingFetch(now: () => number, starts: number[]): typeof fetch {
-  return (input, init) => {
-    starts.push(now())
-    return globalThis.fetch(input, init)
-  }
-}
-
-function countBy(values: readonly number[]): Record<number, number> {
-  const counts: Record<number, number> = {}
-  for (const value of values) counts[value] = (counts[value] ?? 0) + 1
-  return counts
-}
-
-async function failure(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise
-  } catch (error) {
-    return error
-  }
-  throw new Error('expected the call to fail, but it succeeded')
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ import {
 import type { TransportOptions } from '../../src/http/index.js'
 import type { SiweMessage } from '../../src/schemas/index.js'
 import { describeEndpointMatrix, fastTransport } from '../helpers/endpoint-matrix.js'
+import { failure } from '../helpers/async.js'
 
 const host = 'http://cache.test'
 // Hardhat's second well-known test key: never holds real funds.
@@ -37,15 +38,6 @@ afterEach(() => {
 
 function client(options: TransportOptions & Partial<CreateStampCacheClientParameters> = {}): StampCacheClient {
   return createStampCacheClient({ baseUrl: host, accessToken: token, ...fastTransport, ...options })
-}
-
-async function failure(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise
-  } catch (error) {
-    return error
-  }
-  throw new Error('expected the call to fail, but it succeeded')
 }
 
 // ---------------------------------------------------------------------------------------------

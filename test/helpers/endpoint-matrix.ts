@@ -18,6 +18,7 @@ import {
   TimeoutError,
 } from '../../src/errors/index.js'
 import type { TransportOptions } from '../../src/http/index.js'
+import { failure } from './async.js'
 
 /** Options every client factory accepts that make a test fast: no real sleeps, a short timeout. */
 export const fastTransport: TransportOptions = {
@@ -61,15 +62,6 @@ function intercept(c: EndpointCase) {
   if (c.query === true) interceptor = interceptor.query(true)
   else if (c.query) interceptor = interceptor.query(c.query)
   return interceptor
-}
-
-async function failure(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise
-  } catch (error) {
-    return error
-  }
-  throw new Error('expected the call to fail, but it succeeded')
 }
 
 /** Registers the whole failure matrix for each endpoint case. */

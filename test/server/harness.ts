@@ -80,13 +80,4 @@ export function setup(options: Omit<CreateServerOptions, 'now' | 'state' | 'worl
   return { world, server, store: server.context.store, clock, fetch, call, keys: k, passport, registry }
 }
 
-/** Runs a promise that must fail; returns the error. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read error fields freely
-export async function failure(promise: Promise<unknown>): Promise<any> {
-  try {
-    await promise
-  } catch (error) {
-    return error
-  }
-  throw new Error('expected a failure, but the call succeeded')
-}
+export { failure } from '../helpers/async.js'

@@ -1,0 +1,52 @@
+/** Small helpers the client and server tests share. */
+
+/** Runs a promise that must fail and returns what it threw; fails the test if it resolves. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read error fields freely
+export async function failure(promise: Promise<unknown>): Promise<any> {
+  try {
+    await promise
+  } catch (error) {
+    return error
+  }
+  throw new Error('expected the call to fail, but it succeeded')
+}
+
+/** now/sleep over one fake clock: sleeping advances it, nothing waits. */
+export function fakeClock(start = 0) {
+  let time = start
+  const sleeps: number[] = []
+  return {
+    now: () => time,
+    sleep: async (ms: number) => {
+      sleeps.push(ms)
+      time += ms
+    },
+    sleeps,
+  }
+}
+
+/** A fetch that records the (fake) time at which each request starts, then lets nock answer. */
+export function recordingFetch(now: () => number, starts: number[]): typeof fetch {
+  return (input, init) => {
+    starts.push(now())
+    return globalThis.fetch(input, init)
+  }
+}
+
+/** How many times each value occurs. */
+export function countBy(values: readonly number[]): Record<number, number> {
+  const counts: Record<number, number> = {}
+  for (const value of values) counts[value] = (counts[value] ?? 0) + 1
+  return counts
+}
+
+/** The most request starts that fall in any window of `windowMs` (half-open, wherever it starts). */
+export function maxInAnyWindow(starts: readonly number[], windowMs: number): number {
+  const sorted = [...starts].sort((a, b) => a - b)
+  let max = 0
+  for (let i = 0, j = 0; i < sorted.length; i++) {
+    while ((sorted[i] as number) - (sorted[j] as number) >= windowMs) j++
+    max = Math.max(max, i - j + 1)
+  }
+  return max
+}
