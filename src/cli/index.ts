@@ -3,8 +3,7 @@
  */
 import { Command, InvalidArgumentError } from 'commander'
 import { version } from '../version.js'
-import { formatDemoReport, runDemo } from './demo.js'
-import { describeServe, startServe, type ServeOptions } from './serve.js'
+import type { ServeOptions } from './serve.js'
 
 function integer(name: string, min: number, max: number) {
   return (value: string): number => {
@@ -45,6 +44,8 @@ export function createProgram(): Command {
         ...(raw.wallets !== undefined ? { wallets: raw.wallets as number } : {}),
         ...(raw.adminToken !== undefined ? { adminToken: raw.adminToken as string } : {}),
       }
+      // Each command loads its modules when it runs, so `serve` starts without the clients.
+      const { describeServe, startServe } = await import('./serve.js')
       const running = await startServe(options)
       for (const line of describeServe(running)) console.log(line)
       const stop = (signal: string) => {
@@ -68,6 +69,7 @@ export function createProgram(): Command {
     .option('--world-now <iso>', 'reference time of the demo world (default: start of the current UTC day)')
     .option('--json', 'print the report as JSON')
     .action(async (raw: { wallets: number; worldNow?: string; json?: boolean }) => {
+      const { formatDemoReport, runDemo } = await import('./demo.js')
       const report = await runDemo({ wallets: raw.wallets, ...(raw.worldNow ? { worldNow: raw.worldNow } : {}) })
       if (raw.json) console.log(JSON.stringify(report, null, 2))
       else for (const line of formatDemoReport(report)) console.log(line)
