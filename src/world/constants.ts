@@ -1,16 +1,18 @@
 /**
  * Constants of the public services and contracts that the demo world refers to, from the field notes
- * (§4). `src/chain/constants.ts` holds the same values for the chain readers; the two may be unified
- * later. Hex values are kept exactly as published (the phone issuer is 31 bytes long: compare issuers
- * as integers, never as strings).
+ * (§4). Contract addresses, circuit ids and the clean-hands rule come from `src/chain/constants.ts`
+ * (one source for the chain readers and the world); the issuers are kept here as the hex strings
+ * published (the phone issuer is 31 bytes long: compare issuers as integers, never as strings), and a
+ * test checks they equal the chain readers' integers.
  */
 import type { Address, Hex } from 'viem'
+import { baseSepoliaNetwork, optimismNetwork } from '../chain/constants.js'
 
 /** Chain id of Optimism, where the production Human ID hub, the legacy stores and Sign Protocol live. */
-export const optimismChainId = 10
+export const optimismChainId = optimismNetwork.chainId
 
 /** Chain id of Base Sepolia, where the sandbox Human ID hub lives (anyone can mint there). */
-export const baseSepoliaChainId = 84532
+export const baseSepoliaChainId = baseSepoliaNetwork.chainId
 
 /** The default Human ID action id: universal uniqueness. Custom action ids give app-specific uniqueness. */
 export const defaultActionId = '123456789'
@@ -25,22 +27,13 @@ export const verificationLifetimeSeconds = 365 * 24 * 60 * 60
 export const stampLifetimeSeconds = 90 * 24 * 60 * 60
 
 /** Human ID "Hub V3" on Optimism (chain 10). */
-export const humanIdHubAddress: Address = '0x2AA822e264F8cc31A2b9C22f39e5551241e94DfB'
+export const humanIdHubAddress: Address = optimismNetwork.contracts.hub
 
 /** The sandbox Human ID hub on Base Sepolia (84532). Its SBTs never count for production. */
-export const humanIdSandboxHubAddress: Address = '0x98221c937C51f5bBe615CB104435395c93b1AD8D'
+export const humanIdSandboxHubAddress: Address = baseSepoliaNetwork.contracts.hub
 
 /** Human ID circuit ids (`bytes32`), one SBT per address and circuit. */
-export const humanIdCircuitIds = {
-  /** Government ID (KYC). */
-  'gov-id': '0x729d660e1c02e4e419745e617d643f897a538673ccf1051e093bbfa58b0a120b',
-  phone: '0xbce052cf723dca06a21bd3cf838bc518931730fb3db7859fc9cc86f0d5483495',
-  biometrics: '0x0b5121226395e3b6c76eb8ddfb0bf2f2075e7f2c6956567e84b38a223c3a3d15',
-  /** Sanctions / PEP screening. */
-  'clean-hands': '0x1c98fc4f7f1ad3805aefa81ad25fa466f8342292accf69566b43691d12742a19',
-  /** zk passport; the public service accepts it for gov-id, with its own issuer. */
-  'zk-passport': '0x14c3513390f8a03993c848621b1840d58c27fd50bbddba73265e22d17b0b747e',
-} as const satisfies Record<string, Hex>
+export const humanIdCircuitIds = optimismNetwork.circuitIds
 
 /** Human ID issuers: `publicValues[4]` of a valid SBT for the credential. */
 export const humanIdIssuers = {
@@ -59,21 +52,21 @@ export const untrustedHumanIdIssuer: Hex = '0xe3e8976daf1e2e66787cfc0bc77334428b
 
 /** Older permanent Human ID stores on Optimism: `isUniqueForAction(address,uint256)`, no expiry, no revocation. */
 export const humanIdLegacyStores = {
-  'gov-id': '0xdD748977BAb5782625AF1466F4C5F02Eb92Fce31',
-  phone: '0xA40C8AAF7F47B18c1eDdBe7855b580f828eD9711',
-} as const satisfies Record<string, Address>
+  'gov-id': optimismNetwork.contracts.govIdLegacyStore as Address,
+  phone: optimismNetwork.contracts.phoneLegacyStore as Address,
+}
 
 /** The one attester whose clean-hands attestations count (compare case-insensitively). */
-export const cleanHandsAttester: Address = '0xB1f50c6C34C72346b1229e5C80587D0D659556Fd'
+export const cleanHandsAttester: Address = optimismNetwork.cleanHands.attester
 
 /** The full schema id of a clean-hands attestation: on-chain, EVM, chain 10, schema 0x8. */
-export const cleanHandsFullSchemaId = 'onchain_evm_10_0x8'
+export const cleanHandsFullSchemaId = optimismNetwork.cleanHands.fullSchemaId
 
 /** The schema id part of {@link cleanHandsFullSchemaId}. */
 export const cleanHandsSchemaId = '0x8'
 
 /** Sign Protocol on Optimism, where clean-hands attestations are confirmed on-chain. */
-export const signProtocolAddress: Address = '0x945C44803E92a3495C32be951052a62E45A5D964'
+export const signProtocolAddress: Address = optimismNetwork.contracts.signProtocol as Address
 
 /** The one terms-of-service type in use on the cache interface (D10-D12). */
 export const tosType = 'IST'

@@ -457,3 +457,13 @@ describe('generateWorld: demo accounts', () => {
     expect(demo('nothing').stamps).toEqual([])
   })
 })
+
+describe('world constants', () => {
+  test('the published issuer hex strings are the chain readers\' issuer integers', async () => {
+    const { optimismNetwork } = await import('../chain/constants.js')
+    const { humanIdIssuers } = await import('./constants.js')
+    for (const [credential, hex] of Object.entries(humanIdIssuers)) {
+      expect(BigInt(hex)).toBe(optimismNetwork.issuers[credential as keyof typeof optimismNetwork.issuers])
+    }
+  })
+})
