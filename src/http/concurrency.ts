@@ -1,7 +1,14 @@
 /** Runs at most `limit` tasks at once; the others wait in order. */
 export type Semaphore = { run<T>(task: () => Promise<T>): Promise<T> }
 
-/** Creates a {@link Semaphore}. `Infinity` runs everything at once. */
+/**
+ * Creates a {@link Semaphore}. `Infinity` runs everything at once.
+ *
+ * @example
+ * import { createSemaphore } from 'personhood'
+ * const semaphore = createSemaphore(4)
+ * const answers = await Promise.all(urls.map((url) => semaphore.run(() => fetch(url))))
+ */
 export function createSemaphore(limit: number): Semaphore {
   let active = 0
   const waiting: (() => void)[] = []
@@ -22,7 +29,13 @@ export function createSemaphore(limit: number): Semaphore {
   }
 }
 
-/** Maps `items` through `fn` with at most `concurrency` calls in flight; keeps the order. */
+/**
+ * Maps `items` through `fn` with at most `concurrency` calls in flight; keeps the order.
+ *
+ * @example
+ * import { mapWithConcurrency } from 'personhood'
+ * const scores = await mapWithConcurrency(addresses, 4, (address) => passport.getScore({ scorerId: 1, address }))
+ */
 export async function mapWithConcurrency<T, R>(
   items: readonly T[],
   concurrency: number,

@@ -50,6 +50,9 @@ export async function* paginate<T, P extends Page<T>>(
  *
  * @throws {ResponseValidationError} when the value is a link without a `token` parameter: ending
  * the pagination there would silently drop the rest of the data.
+ * @example
+ * import { extractPageToken } from 'personhood'
+ * extractPageToken('https://api.passport.xyz/v2/stamps/0xabc?token=eyJ') // 'eyJ'
  */
 export function extractPageToken(value: string | null | undefined): string | null {
   if (value === null || value === undefined || value === '') return null

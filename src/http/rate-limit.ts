@@ -100,7 +100,14 @@ export function createRateLimiter({
   }
 }
 
-/** Resolves a tier to its `{ limit, windowMs }` for a budget. */
+/**
+ * Resolves a tier to its `{ limit, windowMs }` for a budget.
+ *
+ * @throws {InvalidParameterError} for an unknown tier.
+ * @example
+ * import { resolveTier } from 'personhood'
+ * resolveTier(1, 'scoring') // { limit: 125, windowMs: 900000 }
+ */
 export function resolveTier(tier: RateLimitTier, budget: RateLimitBudget): { limit: number; windowMs: number } {
   if (typeof tier === 'object') return { limit: tier.limit, windowMs: tier.windowMs ?? rateLimitWindowMs }
   const table = budget === 'scoring' ? scoringTierLimits : modelTierLimits

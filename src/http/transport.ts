@@ -286,6 +286,10 @@ function httpError(context: {
 /**
  * Reads a Retry-After header (seconds or an HTTP date) as milliseconds from `nowMs`.
  * Returns undefined when absent or unreadable.
+ *
+ * @example
+ * import { parseRetryAfter } from 'personhood'
+ * parseRetryAfter('120', Date.now()) // 120000
  */
 export function parseRetryAfter(value: string | null, nowMs: number): number | undefined {
   if (value === null || value.trim() === '') return undefined

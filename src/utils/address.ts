@@ -44,6 +44,9 @@ export function normalizeAddress(value: unknown, name = 'address'): Address {
  * Checks an address and returns its EIP-55 checksummed form (the form Snapshot keys results by).
  *
  * @throws {InvalidAddressError} when the address is malformed or its checksum is wrong.
+ * @example
+ * import { checksumAddress } from 'personhood'
+ * checksumAddress('0x52908400098527886e0f7030069857d2e4169ee7') // '0x52908400098527886E0F7030069857D2E4169EE7'
  */
 export function checksumAddress(value: unknown, name = 'address'): Address {
   return getAddress(normalizeAddress(value, name))
