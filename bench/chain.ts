@@ -1,35 +1,42 @@
 /**
  * Benchmark: the on-chain verifier against the public service's per-address approach.
  *
- * An in-process EDR node (hardhat 2) is served over HTTP JSON-RPC on 127.0.0.1; 10,000 addresses get
- * gov-id, phone and biometrics SBTs; more blocks are mined (and some SBTs revoked) after the
- * snapshot block. Then, at the snapshot block, over HTTP, in this process, against the same node:
+ * The local node is EDR (the EVM of hardhat 2) created directly with a minimal configuration
+ * (test/chain/harness.ts) and served over HTTP JSON-RPC on 127.0.0.1 by a Node process of its own
+ * (test/chain/node-process.ts, which says how that process is tuned). 10,000 addresses get gov-id,
+ * phone and biometrics SBTs; more blocks are mined (and some SBTs revoked) after the snapshot block.
+ * Then, at the snapshot block, over HTTP, from this process, against the same node, with the same
+ * viem client (declared for Optimism, as a user's client is):
  *
  * - `verifyCredentials` for 10,000 addresses x 3 credentials (default options);
  * - the per-address approach of the public service: one sequential `getSBT` per address and
- *   credential, with viem.
+ *   credential (`readContract` at the block), 30,000 requests in all.
  *
- * Both run twice: on the bare loopback node, and with a delay added to every HTTP answer to stand in
- * for the round trip to a hosted RPC (`--latency`, default 10 ms). The per-address run with latency
- * is measured on a sample of addresses (`--latency-sample`, default 300) and extrapolated linearly;
- * the table says so. Every verifier answer is checked (all 30,000 pairs valid, the revocations after
- * the snapshot not seen).
+ * Both are warmed up once, then measured `--runs` times (default 3) alternately; the table gives the
+ * medians. Then both again with a delay added to every HTTP answer to stand in for the round trip to
+ * a hosted RPC (`--latency`, default 10 ms); there the per-address approach is measured on a sample
+ * of addresses (`--latency-sample`, default 300) and extrapolated linearly, and the table says so.
+ * Every verifier answer is checked (all 30,000 pairs valid, the revocations after the snapshot not
+ * seen).
  *
  * Prints a markdown table and writes it to docs/benchmarks.md under "## On-chain verifier".
  *
- * Run: npx tsx bench/chain.ts [--addresses 10000] [--sample N] [--latency 10] [--latency-sample 300] [--no-write]
+ * Run: npx tsx bench/chain.ts [--addresses 10000] [--runs 3] [--sample N] [--latency 10] [--latency-sample 300] [--no-write]
+ * (`--sample N`: per-address on loopback measured on N addresses and extrapolated.)
  */
+import { readFileSync } from 'node:fs'
 import { readFile, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { cpus } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createPublicClient, http, keccak256, numberToHex, type Address } from 'viem'
+import { optimism } from 'viem/chains'
 import { hubAbi } from '../src/chain/abis.js'
 import { optimismNetwork } from '../src/chain/constants.js'
 import { verifyCredentials } from '../src/verify/credentials.js'
 import { TestChain } from '../test/chain/harness.js'
-import { serveJsonRpc, type RpcServer } from '../test/chain/rpc-server.js'
+import { nodeProcessEnvironment, nodeProcessFlags, startNodeProcess, type NodeProcess } from '../test/chain/node-process.js'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 
@@ -42,6 +49,7 @@ function option(name: string, fallback: number | undefined): number | undefined 
 }
 
 const addressCount = option('addresses', 10_000) as number
+const runs = Math.max(1, option('runs', 3) as number)
 const localSample = option('sample', undefined)
 const latencyMs = option('latency', 10) as number
 const latencySample = option('latency-sample', 300) as number
@@ -58,26 +66,38 @@ function seconds(ms: number): string {
   return ms >= 100_000 ? `${(ms / 1000).toFixed(0)} s` : ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${(ms / 1000).toFixed(2)} s`
 }
 
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = Math.floor(sorted.length / 2)
+  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2
+}
+
+/** The client of both approaches: viem over HTTP, declared for Optimism (as a user's client is). */
+const createClient = (url: string) => createPublicClient({ chain: optimism, transport: http(url) })
+type BenchClient = ReturnType<typeof createClient>
+
+/** The node under test: its URL, its counters and its added delay. */
+type Node = Pick<NodeProcess, 'url' | 'stats' | 'reset' | 'setLatency' | 'close'>
+
+/** One measurement: requests the node served, their methods, wall time; for a sample, what was measured. */
 type Measurement = { requests: number; methods: Record<string, number>; ms: number; sampled?: { addresses: number; requests: number; ms: number } }
 
 /** verifyCredentials at the snapshot block; checks every answer. */
-async function runVerifier(server: RpcServer, addresses: Address[], blockNumber: bigint): Promise<Measurement> {
-  const client = createPublicClient({ transport: http(server.url) })
-  server.reset()
+async function runVerifier(node: Node, client: BenchClient, addresses: Address[], blockNumber: bigint): Promise<Measurement> {
+  await node.reset()
   const start = performance.now()
   const response = await verifyCredentials({ client, addresses, credentials, blockNumber })
   const ms = performance.now() - start
-  const stats = { requests: server.stats.rpcCalls, methods: { ...server.stats.methods } }
+  const stats = await node.stats()
   const valid = Object.values(response.results).reduce((sum, entry) => sum + credentials.filter((credential) => entry[credential].valid).length, 0)
   if (valid !== pairs) throw new Error(`the verifier found ${valid} valid pairs, expected ${pairs}`)
-  return { ...stats, ms }
+  return { requests: stats.rpcCalls, methods: { ...stats.methods }, ms }
 }
 
 /** One sequential getSBT per address and credential, as the public service reads; on a sample when asked. */
-async function runPerAddress(server: RpcServer, addresses: Address[], blockNumber: bigint, sample: number | undefined): Promise<Measurement> {
-  const client = createPublicClient({ transport: http(server.url) })
+async function runPerAddress(node: Node, client: BenchClient, addresses: Address[], blockNumber: bigint, sample: number | undefined): Promise<Measurement> {
   const measured = addresses.slice(0, sample ?? addresses.length)
-  server.reset()
+  await node.reset()
   const start = performance.now()
   let valid = 0
   for (const address of measured) {
@@ -98,25 +118,44 @@ async function runPerAddress(server: RpcServer, addresses: Address[], blockNumbe
   }
   const ms = performance.now() - start
   if (valid !== measured.length * credentials.length) throw new Error(`per-address found ${valid} valid pairs`)
-  const requests = server.stats.rpcCalls
-  if (measured.length === addresses.length) return { requests, methods: { ...server.stats.methods }, ms }
+  const { rpcCalls: requests, methods } = await node.stats()
+  if (measured.length === addresses.length) return { requests, methods: { ...methods }, ms }
   const scale = addresses.length / measured.length
   return { requests: Math.round(requests * scale), methods: {}, ms: ms * scale, sampled: { addresses: measured.length, requests, ms } }
 }
 
+/** The median run by wall time (its requests are every run's: the same plan each time). */
+function medianOf(measurements: readonly Measurement[]): Measurement {
+  const ms = median(measurements.map((measurement) => measurement.ms))
+  const first = measurements[0] as Measurement
+  return { ...first, ms, ...(first.sampled ? { sampled: { ...first.sampled, ms: median(measurements.map((measurement) => measurement.sampled?.ms ?? 0)) } } : {}) }
+}
+
+/** SBTs set per seeding transaction, and the gas it may use (about 190,000 per SBT). */
+const seedBatch = 10_000
+const seedGas = 3_900_000_000n
+
+async function startNode(): Promise<{ node: Node; chain: TestChain; how: string }> {
+  const node = await startNodeProcess({ blockGasLimit: 4_000_000_000 })
+  const chain = await TestChain.attach(node.provider)
+  const settings = [...nodeProcessFlags, ...Object.entries(nodeProcessEnvironment).map(([key, value]) => `${key}=${value}`)]
+  return { node, chain, how: `in a Node process of its own (test/chain/node-process.ts: ${settings.map((setting) => `\`${setting}\``).join(', ')})` }
+}
+
 async function main() {
   log(`Starting the EDR node and seeding ${format(addressCount)} addresses x ${credentials.length} SBTs...`)
-  const chain = await TestChain.start({ blockGasLimit: 1_000_000_000 })
-  const server = await serveJsonRpc(chain.provider)
+  const { node, chain, how } = await startNode()
   try {
     const addresses = Array.from({ length: addressCount }, (_, index) => keccak256(numberToHex(index)).slice(0, 42) as Address)
     const { timestamp } = await chain.latest()
     const expiry = timestamp + 365n * 86_400n
+    // Up to 10,000 SBTs per transaction: EDR keeps every version of every state trie node it ever
+    // wrote, and each storage read walks that store, so fewer, larger writes leave it less to walk.
     for (const credential of credentials) {
-      for (let start = 0; start < addresses.length; start += 1_000) {
-        const subjects = addresses.slice(start, start + 1_000)
+      for (let start = 0; start < addresses.length; start += seedBatch) {
+        const subjects = addresses.slice(start, start + seedBatch)
         const args = [subjects, optimismNetwork.circuitIds[credential], expiry, 123456789n, optimismNetwork.issuers[credential]]
-        await chain.write(chain.contracts.hub, 'TestHub', 'setSBTs', args, undefined, 900_000_000n)
+        await chain.write(chain.contracts.hub, 'TestHub', 'setSBTs', args, undefined, seedGas)
       }
     }
     const snapshot = await chain.mine()
@@ -125,18 +164,37 @@ async function main() {
     for (let block = 0; block < 20; block++) await chain.mine()
     log(`Snapshot block ${snapshot.blockNumber}; head ${(await chain.latest()).blockNumber}.`)
 
-    server.latencyMs = 0
-    const localVerifier = await runVerifier(server, addresses, snapshot.blockNumber)
-    log(`loopback, verifyCredentials: ${localVerifier.requests} requests ${JSON.stringify(localVerifier.methods)}, ${seconds(localVerifier.ms)}`)
-    const localPerAddress = await runPerAddress(server, addresses, snapshot.blockNumber, localSample)
-    log(`loopback, per address: ${format(localPerAddress.requests)} requests, ${seconds(localPerAddress.ms)}`)
+    const client = createClient(node.url)
+    log('Warming up (one verifier run, 300 per-address requests)...')
+    await runVerifier(node, client, addresses, snapshot.blockNumber)
+    await runPerAddress(node, client, addresses, snapshot.blockNumber, 100)
 
-    server.latencyMs = latencyMs
-    const remoteVerifier = await runVerifier(server, addresses, snapshot.blockNumber)
-    log(`+${latencyMs} ms, verifyCredentials: ${remoteVerifier.requests} requests, ${seconds(remoteVerifier.ms)}`)
-    const remotePerAddress = await runPerAddress(server, addresses, snapshot.blockNumber, latencySample)
-    log(`+${latencyMs} ms, per address: ${format(remotePerAddress.requests)} requests, ${seconds(remotePerAddress.ms)}`)
+    const local = { verifier: [] as Measurement[], perAddress: [] as Measurement[] }
+    for (let run = 1; run <= runs; run++) {
+      const verifier = await runVerifier(node, client, addresses, snapshot.blockNumber)
+      log(`run ${run}, loopback, verifyCredentials: ${verifier.requests} requests ${JSON.stringify(verifier.methods)}, ${seconds(verifier.ms)}`)
+      const perAddress = await runPerAddress(node, client, addresses, snapshot.blockNumber, localSample)
+      log(`run ${run}, loopback, per address: ${format(perAddress.requests)} requests, ${seconds(perAddress.ms)} (${(perAddress.ms / perAddress.requests).toFixed(3)} ms per request)`)
+      local.verifier.push(verifier)
+      local.perAddress.push(perAddress)
+    }
 
+    await node.setLatency(latencyMs)
+    const remote = { verifier: [] as Measurement[], perAddress: [] as Measurement[] }
+    for (let run = 1; run <= runs; run++) {
+      const verifier = await runVerifier(node, client, addresses, snapshot.blockNumber)
+      log(`run ${run}, +${latencyMs} ms, verifyCredentials: ${verifier.requests} requests, ${seconds(verifier.ms)}`)
+      const perAddress = await runPerAddress(node, client, addresses, snapshot.blockNumber, latencySample)
+      log(`run ${run}, +${latencyMs} ms, per address: ${format(perAddress.requests)} requests, ${seconds(perAddress.ms)}`)
+      remote.verifier.push(verifier)
+      remote.perAddress.push(perAddress)
+    }
+    await node.setLatency(0)
+
+    const localVerifier = medianOf(local.verifier)
+    const localPerAddress = medianOf(local.perAddress)
+    const remoteVerifier = medianOf(remote.verifier)
+    const remotePerAddress = medianOf(remote.perAddress)
     const row = (setting: string, approach: string, measurement: Measurement, baseline: Measurement) => {
       const estimated = measurement.sampled ? ' (est.)' : ''
       const ratio = measurement === baseline ? '1x' : `${(measurement.ms / baseline.ms).toFixed(1)}x slower`
@@ -144,11 +202,18 @@ async function main() {
     }
     const sampledNote = (measurement: Measurement, setting: string) =>
       measurement.sampled
-        ? ` Per address ${setting} was measured on ${format(measurement.sampled.addresses)} addresses (${format(measurement.sampled.requests)} requests in ${seconds(measurement.sampled.ms)}) and extrapolated linearly to ${format(addressCount)}.`
+        ? ` Per address ${setting} was measured on ${format(measurement.sampled.addresses)} addresses (${format(measurement.sampled.requests)} requests in ${seconds(measurement.sampled.ms)}, median of ${runs}) and extrapolated linearly to ${format(addressCount)}.`
         : ''
-    const hardhatVersion = (createRequire(import.meta.url)('hardhat/package.json') as { version: string }).version
+    const require = createRequire(import.meta.url)
+    const hardhatVersion = (require('hardhat/package.json') as { version: string }).version
+    const edrMain = createRequire(require.resolve('hardhat/package.json')).resolve('@nomicfoundation/edr')
+    const edrVersion = (JSON.parse(readFileSync(join(dirname(edrMain), 'package.json'), 'utf8')) as { version: string }).version
+    const methods = Object.entries(localVerifier.methods)
+      .map(([method, count]) => `${count} \`${method}\``)
+      .join(', ')
+    const perRequest = localPerAddress.sampled ? localPerAddress.sampled.ms / localPerAddress.sampled.requests : localPerAddress.ms / localPerAddress.requests
     const table = [
-      `${format(addressCount)} addresses x ${credentials.length} SBT credentials (gov-id, phone, biometrics: ${format(pairs)} address-credential pairs, all valid) at a past block, over HTTP JSON-RPC to an in-process EDR node (hardhat ${hardhatVersion}) on 127.0.0.1, client and node in one process; Node ${process.version}, ${cpus()[0]?.model.trim() ?? 'unknown CPU'} (${cpus().length} cores). Run: \`npx tsx bench/chain.ts\`.`,
+      `${format(addressCount)} addresses x ${credentials.length} SBT credentials (gov-id, phone, biometrics: ${format(pairs)} address-credential pairs, all valid; set in one transaction per credential and 10,000 addresses, then 10 revocations and 20 more blocks) at a past block, over HTTP JSON-RPC on 127.0.0.1 to a local EDR node (\`@nomicfoundation/edr\` ${edrVersion}, the EVM of hardhat ${hardhatVersion}, created directly with a minimal configuration: \`createEdrProvider\` in test/chain/harness.ts) running ${how}. Both approaches use the same viem client (declared for Optimism) from the benchmark's process. Medians of ${runs} runs after a warm-up; Node ${process.version}, ${cpus()[0]?.model.trim() ?? 'unknown CPU'} (${cpus().length} cores), shared with other jobs. Run: \`npx tsx bench/chain.ts\`.`,
       '',
       '| Node | Approach | RPC requests | Wall time | Ratio |',
       '|---|---|---:|---:|---:|',
@@ -157,22 +222,20 @@ async function main() {
       row(`+${latencyMs} ms per request`, '`verifyCredentials` (defaults)', remoteVerifier, remoteVerifier),
       row(`+${latencyMs} ms per request`, 'per address', remotePerAddress, remoteVerifier),
       '',
-      `The verifier's requests: ${Object.entries(localVerifier.methods)
-        .map(([method, count]) => `${count} \`${method}\``)
-        .join(', ')}, one per ${Math.floor(pairs / localVerifier.requests)} address-credential pairs. 500 calls per request make ${Math.ceil(pairs / 500)} \`eth_call\`s the floor; the other ${localVerifier.requests - Math.ceil(pairs / 500)} are the chain-id check and the block header (validity is judged at its timestamp).` +
-        ` "+${latencyMs} ms per request": the server waits ${latencyMs} ms before each answer, standing in for the round trip to a hosted RPC.` +
+      `The verifier's requests: ${methods}, one per ${Math.floor(pairs / localVerifier.requests)} address-credential pairs: 500 calls per \`aggregate3\` make ${Math.ceil(pairs / 500)} the floor. No \`eth_chainId\` (the client declares its chain; one that does not costs one more request) and no block header (the block is given by number, and a successful \`getSBT\` has judged expiry at the block's timestamp inside the EVM).` +
+        ` Per address on loopback: ${perRequest.toFixed(2)} ms per request.` +
+        ` "+${latencyMs} ms per request": the node's server waits ${latencyMs} ms before each answer, standing in for the round trip to a hosted RPC.` +
         sampledNote(localPerAddress, 'on loopback') +
-        sampledNote(remotePerAddress, `at +${latencyMs} ms`) +
-        ` On loopback the verifier's time is mostly EDR executing the 30,000 \`getSBT\` calls inside \`aggregate3\` (EDR records a step trace of every call), so the ratio there depends on the node's EVM speed and on the machine's load; the per-address approach is bound by round trips, which is what a real RPC endpoint multiplies.`,
+        sampledNote(remotePerAddress, `at +${latencyMs} ms`),
     ].join('\n')
     process.stdout.write(`\n${table}\n`)
     if (write) await writeSection(table)
   } finally {
-    await server.close()
+    await node.close()
   }
 }
 
-/** Replaces (or adds) the "## On-chain verifier" section of docs/benchmarks.md, leaving the others. */
+/** Replaces (or adds) the table of the "## On-chain verifier" section of docs/benchmarks.md, keeping the notes after it. */
 async function writeSection(table: string) {
   const file = join(root, 'docs/benchmarks.md')
   let text: string
@@ -182,13 +245,17 @@ async function writeSection(table: string) {
     text = '# Benchmarks\n'
   }
   const heading = '## On-chain verifier'
-  const section = `${heading}\n\n${table}\n`
+  const notesMarker = '<!-- notes: kept by bench/chain.ts -->'
   const start = text.indexOf(heading)
+  const end = start === -1 ? -1 : text.indexOf('\n## ', start + heading.length)
+  const current = start === -1 ? '' : text.slice(start, end === -1 ? undefined : end + 1)
+  const notesAt = current.indexOf(notesMarker)
+  const notes = notesAt === -1 ? '' : `\n${current.slice(notesAt).trimEnd()}\n`
+  const section = `${heading}\n\n${table}\n${notes}`
   if (start === -1) {
     text = `${text.trimEnd()}\n\n${section}`
   } else {
-    const next = text.indexOf('\n## ', start + heading.length)
-    text = `${text.slice(0, start)}${section}${next === -1 ? '' : `\n${text.slice(next + 1)}`}`
+    text = `${text.slice(0, start)}${section}${end === -1 ? '' : `\n${text.slice(end + 1)}`}`
   }
   await writeFile(file, text)
   log(`Wrote ${file}`)

@@ -102,7 +102,8 @@ export const signProtocolAbi = [
 ] as const
 
 /**
- * Multicall3's `aggregate3`: each call may be allowed to fail alone.
+ * Multicall3's `aggregate3` (each call may be allowed to fail alone) and `getCurrentBlockTimestamp`
+ * (the timestamp of the block a call executes at, read inside a multicall at no extra request).
  *
  * @example
  * import { multicall3Abi } from 'personhood'
@@ -135,5 +136,12 @@ export const multicall3Abi = [
         ],
       },
     ],
+  },
+  {
+    type: 'function',
+    name: 'getCurrentBlockTimestamp',
+    stateMutability: 'view',
+    inputs: [],
+    outputs: [{ name: 'timestamp', type: 'uint256' }],
   },
 ] as const

@@ -29,6 +29,8 @@ export {
 } from './hub.js'
 export { decodeIsUniqueForAction, isUniqueForActionCall, readLegacyUniqueness, type ReadLegacyUniquenessParameters } from './legacy.js'
 export {
+  blockTimestampCall,
+  decodeBlockTimestamp,
   defaultMulticallBatchSize,
   defaultMulticallConcurrency,
   multicallAt,
@@ -36,7 +38,7 @@ export {
   type ContractCall,
   type MulticallParameters,
 } from './multicall.js'
-export { toPublicClient, type ChainClient, type Eip1193ProviderLike, type EthersProviderLike } from './provider.js'
+export { declaredChainId, toPublicClient, type ChainClient, type Eip1193ProviderLike, type EthersProviderLike } from './provider.js'
 export { isBlockNotAvailable, readBlockHeader, readChainId, type BlockHeader, type ChainErrorContext } from './rpc.js'
 export {
   decodeGetAttestation,

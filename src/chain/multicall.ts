@@ -3,11 +3,11 @@
  * that reverts fails alone. Calls are split into requests of at most `batchSize` calls, and at most
  * `concurrency` requests are in flight.
  */
-import { decodeFunctionResult, numberToHex, type Address, type Client, type Hex } from 'viem'
+import { decodeFunctionResult, encodeFunctionData, numberToHex, type Address, type Client, type Hex } from 'viem'
 import { InvalidParameterError } from '../errors/index.js'
 import { multicall3Abi } from './abis.js'
 import { decodeAggregate3Result, encodeAggregate3Calldata } from './codec.js'
-import { chainReadError, toChainReadError } from './rpc.js'
+import { chainReadError, toChainReadError, type ChainErrorContext } from './rpc.js'
 
 /** One contract call inside a multicall. */
 export type ContractCall = {
@@ -112,6 +112,44 @@ export async function multicallAt(parameters: MulticallParameters): Promise<Call
     return decoded.map((result) => ({ success: result.success, returnData: result.returnData }))
   })
   return results.flat()
+}
+
+/**
+ * The multicall call `getCurrentBlockTimestamp()` on Multicall3 itself: inside an `eth_call` at a
+ * block it answers that block's timestamp (what `block.timestamp` is for every other call in the
+ * same request), so the timestamp costs a call, not a request.
+ *
+ * @param subject The address whose answer needs the timestamp (named by errors).
+ * @example
+ * import { blockTimestampCall, multicallAt, multicall3Address } from 'personhood'
+ * const [result] = await multicallAt({ client, multicall3: multicall3Address, blockNumber, calls: [blockTimestampCall(multicall3Address, address)] })
+ */
+export function blockTimestampCall(multicall3: Address, subject: string): ContractCall {
+  return {
+    target: multicall3,
+    subject,
+    label: `getCurrentBlockTimestamp() on ${multicall3}`,
+    callData: encodeFunctionData({ abi: multicall3Abi, functionName: 'getCurrentBlockTimestamp' }),
+  }
+}
+
+/**
+ * Decodes a `getCurrentBlockTimestamp` result from `aggregate3`.
+ *
+ * @throws {ChainReadError} when the call failed or returned something that is not a uint256 (no
+ *   Multicall3 at that address).
+ * @example
+ * import { decodeBlockTimestamp } from 'personhood'
+ * const timestamp = decodeBlockTimestamp(result, { blockNumber, addresses: [address] })
+ */
+export function decodeBlockTimestamp(result: CallResult, context: ChainErrorContext): bigint {
+  if (result.success && result.returnData.length === 66) {
+    return decodeFunctionResult({ abi: multicall3Abi, functionName: 'getCurrentBlockTimestamp', data: result.returnData })
+  }
+  throw chainReadError(
+    context,
+    `getCurrentBlockTimestamp ${result.success ? 'returned' : 'reverted with'} ${result.returnData === '0x' ? 'no data' : `${(result.returnData.length - 2) / 2} bytes`}: is Multicall3 deployed at this address on this chain?`,
+  )
 }
 
 function positiveInteger(value: number, parameter: string): number {

@@ -33,6 +33,62 @@ export type ChainClient = Client | PublicClient | Eip1193ProviderLike | EthersPr
  * const client = toPublicClient(new StaticJsonRpcProvider('https://mainnet.optimism.io'))
  * await client.getBlockNumber()
  */
+/**
+ * The chain id a client declares without asking the node: a viem client's `chain.id`, an ethers v5
+ * provider's network (given to its constructor or detected once; not for the "any" network), an
+ * ethers v6 provider's network when it was created with `staticNetwork`. Undefined otherwise (an
+ * EIP-1193 provider, a viem client without a chain, an ethers provider that has not detected its
+ * network yet): the node must then be asked (`eth_chainId`).
+ *
+ * A declared chain id is taken as the client's word: a client declared for one chain but connected
+ * to another is the caller's mistake, and reads would go to the wrong contracts.
+ *
+ * @example
+ * import { declaredChainId } from 'personhood'
+ * import { createPublicClient, http } from 'viem'
+ * import { optimism } from 'viem/chains'
+ * declaredChainId(createPublicClient({ chain: optimism, transport: http() })) // 10
+ * declaredChainId(createPublicClient({ transport: http() })) // undefined
+ */
+export function declaredChainId(client: ChainClient): number | undefined {
+  const value = client as unknown as Record<string, unknown> | null | undefined
+  if (typeof value !== 'object' || value === null) return undefined
+  if (typeof value.request === 'function' && typeof value.transport === 'object' && typeof value.extend === 'function') {
+    const chain = value.chain as { id?: unknown } | null | undefined
+    return chainIdOf(chain?.id)
+  }
+  if (typeof value.send !== 'function') return undefined
+  // ethers v6 (JsonRpcApiProvider): `_network` throws until the network is known, and only
+  // `staticNetwork` promises that it never changes.
+  if (typeof value._getOption === 'function') {
+    let isStatic: unknown
+    try {
+      isStatic = (value._getOption as (key: string) => unknown).call(value, 'staticNetwork')
+    } catch {
+      return undefined
+    }
+    if (!isStatic) return undefined
+    return chainIdOf(readNetwork(value)?.chainId)
+  }
+  // ethers v5 (BaseProvider): `_network` once given or detected; "any" may change under it.
+  if (value._isProvider === true && value.anyNetwork !== true) return chainIdOf(readNetwork(value)?.chainId)
+  return undefined
+}
+
+function readNetwork(provider: Record<string, unknown>): { chainId?: unknown } | undefined {
+  try {
+    const network = provider._network as { chainId?: unknown } | null | undefined
+    return typeof network === 'object' && network !== null ? network : undefined
+  } catch {
+    return undefined
+  }
+}
+
+function chainIdOf(value: unknown): number | undefined {
+  const id = typeof value === 'bigint' && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value
+  return typeof id === 'number' && Number.isSafeInteger(id) && id > 0 ? id : undefined
+}
+
 export function toPublicClient(client: ChainClient): PublicClient {
   const value = client as unknown as Record<string, unknown> | null | undefined
   if (typeof value !== 'object' || value === null) {

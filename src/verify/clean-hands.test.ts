@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { InvalidAddressError, InvalidParameterError } from '../errors/index.js'
 import {
   checkCleanHandsAttestation,
+  createCleanHandsRowCheck,
   hasValidCleanHandsAttestation,
   isValidCleanHandsAttestation,
   parseValidUntil,
@@ -93,6 +94,27 @@ describe('hasValidCleanHandsAttestation', () => {
     expect(hasValidCleanHandsAttestation([], { now })).toBe(false)
     expect(hasValidCleanHandsAttestation([{ ...row, revoked: true }, { ...row, validUntil: '0' }], { now })).toBe(false)
     expect(hasValidCleanHandsAttestation([{ ...row, revoked: true }, row], { now })).toBe(true)
+  })
+})
+
+describe('the on-chain verifier\'s pre-filter (createCleanHandsRowCheck)', () => {
+  const revoked = { ...row, revoked: true }
+
+  it('is rule 6 exactly by default, revocation included', () => {
+    expect(createCleanHandsRowCheck({ now })(revoked)).toBe('revoked')
+    expect(createCleanHandsRowCheck({ now, revocation: 'index' })(revoked)).toBe('revoked')
+    expect(isValidCleanHandsAttestation(revoked, { now })).toBe(false)
+  })
+
+  it('leaves revocation to the chain with revocation: onchain, and keeps every other check', () => {
+    const check = createCleanHandsRowCheck({ now, revocation: 'onchain' })
+    expect(check(revoked)).toBe('valid')
+    expect(check({ ...revoked, revoked: 'yes' as unknown as boolean })).toBe('valid')
+    expect(check({ ...revoked, fullSchemaId: 'onchain_evm_10_0x80' })).toBe('wrong-schema')
+    expect(check({ ...revoked, attester: '0xB1f50c6C34C72346b1229e5C80587D0D659556Fe' })).toBe('wrong-attester')
+    expect(check({ ...revoked, isReceiver: false })).toBe('wrong-recipient')
+    expect(check({ ...revoked, validUntil: now })).toBe('expired')
+    expect(check({ ...revoked, validUntil: '0' })).toBe('expired')
   })
 })
 

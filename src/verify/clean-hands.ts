@@ -54,14 +54,19 @@ export type CleanHandsOptions = {
   schemaId?: string | undefined
 }
 
-type ResolvedOptions = { now: bigint; attester: string; schemaId: string }
+type ResolvedOptions = { now: bigint; attester: string; schemaId: string; checkRevoked: boolean }
 
 function resolveOptions(options: CleanHandsOptions): ResolvedOptions {
   const schemaId = options.schemaId ?? optimismNetwork.cleanHands.fullSchemaId
   if (typeof schemaId !== 'string' || schemaId === '') {
     throw new InvalidParameterError({ parameter: 'schemaId', reason: 'The schema id is a non-empty string such as onchain_evm_10_0x8.' })
   }
-  return { now: toUnixSeconds(options.now), attester: normalizeAddress(options.attester ?? optimismNetwork.cleanHands.attester, 'attester'), schemaId }
+  return {
+    now: toUnixSeconds(options.now),
+    attester: normalizeAddress(options.attester ?? optimismNetwork.cleanHands.attester, 'attester'),
+    schemaId,
+    checkRevoked: true,
+  }
 }
 
 /**
@@ -102,7 +107,7 @@ function checkRow(row: CleanHandsRow, options: ResolvedOptions): CleanHandsRowRe
   if (typeof row !== 'object' || row === null || row.fullSchemaId !== options.schemaId) return 'wrong-schema'
   if (typeof row.attester !== 'string' || row.attester.toLowerCase() !== options.attester) return 'wrong-attester'
   if (row.isReceiver !== true) return 'wrong-recipient'
-  if (row.revoked !== false) return 'revoked'
+  if (options.checkRevoked && row.revoked !== false) return 'revoked'
   const validUntil = parseValidUntil(row.validUntil)
   if (validUntil === undefined || !(validUntil > options.now)) return 'expired'
   return 'valid'
@@ -124,9 +129,18 @@ export function checkCleanHandsAttestation(row: CleanHandsRow, options: CleanHan
   return checkRow(row, resolveOptions(options))
 }
 
-/** Resolves the options once and returns the row check (for many rows; internal). */
-export function createCleanHandsRowCheck(options: CleanHandsOptions): (row: CleanHandsRow) => CleanHandsRowReason {
-  const resolved = resolveOptions(options)
+/**
+ * Resolves the options once and returns the row check (for many rows; internal).
+ *
+ * With `revocation: 'onchain'` the row's `revoked` flag is not read: it is the index's flag as of
+ * now, while a verification at a past block must judge revocation as of that block, which
+ * `getAttestation` at the block does. Every other check of rule 6 applies unchanged. The default,
+ * `'index'`, is rule 6 exactly (what {@link isValidCleanHandsAttestation} applies).
+ */
+export function createCleanHandsRowCheck(
+  options: CleanHandsOptions & { revocation?: 'index' | 'onchain' | undefined },
+): (row: CleanHandsRow) => CleanHandsRowReason {
+  const resolved = { ...resolveOptions(options), checkRevoked: options.revocation !== 'onchain' }
   return (row) => checkRow(row, resolved)
 }
 

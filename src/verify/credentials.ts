@@ -15,8 +15,17 @@ import {
 } from '../chain/constants.js'
 import { decodeGetSbt, decodeSbtOwners, getSbtCall, sbtId, sbtOwnersCall, type GetSbtResult, type SbtOwnersResult } from '../chain/hub.js'
 import { decodeIsUniqueForAction, isUniqueForActionCall } from '../chain/legacy.js'
-import { multicallAt, runBounded, defaultMulticallBatchSize, defaultMulticallConcurrency, type CallResult, type ContractCall } from '../chain/multicall.js'
-import { toPublicClient, type ChainClient } from '../chain/provider.js'
+import {
+  blockTimestampCall,
+  decodeBlockTimestamp,
+  defaultMulticallBatchSize,
+  defaultMulticallConcurrency,
+  multicallAt,
+  runBounded,
+  type CallResult,
+  type ContractCall,
+} from '../chain/multicall.js'
+import { declaredChainId, toPublicClient, type ChainClient } from '../chain/provider.js'
 import { chainReadError, readBlockHeader, readChainId, type ChainErrorContext } from '../chain/rpc.js'
 import { decodeGetAttestation, decodeRecipient, getAttestationCall, type OnchainAttestation } from '../chain/sign-protocol.js'
 import { InvalidParameterError, type ChainReadError } from '../errors/index.js'
@@ -169,9 +178,20 @@ export type VerifyCredentialsParameters<credential extends HumanCredential = Hum
 export type VerifyCredentialsReturnType<credential extends HumanCredential = HumanCredential> = {
   /** The block every read was made at. */
   blockNumber: bigint
-  blockHash: Hex
-  /** The block's timestamp: validity is judged here. */
-  blockTimestamp: bigint
+  /**
+   * The block's hash, when its header was read: for `'latest'` (pinned to a number first) and for
+   * `clean-hands`. Undefined when the block was given by number and no check needed its header.
+   */
+  blockHash?: Hex | undefined
+  /**
+   * The block's timestamp (Unix seconds), when a check needed it: always with `clean-hands` or
+   * `'latest'` (from the header), and whenever a `getSBT` reverted (read inside a multicall with
+   * Multicall3 `getCurrentBlockTimestamp`). Undefined when every SBT was read with a successful
+   * `getSBT`: the Hub itself reverts `getSBT` when `expiry < block.timestamp`, so those were judged
+   * at the block's timestamp without reading it. Never the wall clock.
+   */
+  blockTimestamp?: bigint | undefined
+  /** The chain read: as the client declares it (viem `chain`, an ethers provider's network), else `eth_chainId`. */
   chainId: number
   network: string
   /** True when read on a sandbox network (with `allowSandbox`): not for production. */
@@ -218,16 +238,23 @@ class CallPlan {
  * reverting call fails alone), and `sbtOwners` tells none, expired and revoked apart; a valid SBT
  * carries `publicValues[2] == actionId` and `publicValues[4] == issuer` (as integers). gov-id also
  * accepts the zk-passport SBT and the permanent gov-id store; phone the permanent phone store.
- * Clean hands: rows from `attestationIndex` that pass rule 6 at the block's timestamp, each confirmed
- * with `getAttestation` at the block (schema, attester, not revoked, `validUntil`, `recipients[0]`).
+ * Clean hands: rows from `attestationIndex` that pass rule 6 at the block's timestamp (schema,
+ * attester, receiver, `validUntil`), each confirmed with `getAttestation` at the block (schema,
+ * attester, not revoked, `validUntil`, `recipients[0]`). Revocation is judged on-chain at the block
+ * only: the index's `revoked` flag is today's, and a revocation after the block must not change the
+ * answer at that block.
  *
- * Requests: `eth_chainId`, one block header, then at most one `eth_call` per `batchSize` calls (one
- * call per address and SBT credential; failures and clean hands add a second round), with at most
- * `concurrency` in flight.
+ * Requests: at most one `eth_call` per `batchSize` calls (one call per address and SBT credential;
+ * failures and clean hands add a second round), with at most `concurrency` in flight. Plus
+ * `eth_chainId` only when the client does not declare its chain (a viem client's `chain`, an ethers
+ * provider's network), and one block header only for `'latest'` (pinned to a number first) or
+ * `clean-hands` (its index rows are filtered at the block's timestamp). When an SBT check needs the
+ * timestamp (a `getSBT` reverted), it is read inside the second round's multicall.
  *
  * @throws {InvalidAddressError} for a malformed address, before any request.
- * @throws {InvalidParameterError} for a bad parameter, a client on another chain than `network`, a
- *   sandbox network without `allowSandbox`, clean hands without `attestationIndex` or Sign Protocol.
+ * @throws {InvalidParameterError} for a bad parameter, a client on (or declared for) another chain
+ *   than `network`, a sandbox network without `allowSandbox`, clean hands without `attestationIndex`
+ *   or Sign Protocol.
  * @throws {UnsupportedNetworkError} for a chain without built-in constants and no `network` given.
  * @throws {BlockNotAvailableError} when the node cannot serve state at the block (future block, pruned state).
  * @throws {ChainReadError} when an RPC read fails or the contracts answer something inconsistent; it
@@ -265,25 +292,24 @@ export async function verifyCredentials<const credential extends HumanCredential
       reason: 'clean-hands needs an attestation index ({ getAttestations({ address }) }) to find attestation ids.',
     })
   }
+  const declared = declaredChainId(parameters.client)
   const client = toPublicClient(parameters.client)
   const requested = parameters.network === undefined ? undefined : getNetwork(parameters.network, parameters.constants)
   if (requested) checkNetwork(requested, parameters.allowSandbox === true, wantsCleanHands)
+  if (requested && declared !== undefined) checkChain(requested, declared, 'declared for')
 
-  // Pin the chain and the block.
+  // Pin the chain and the block: ask the node only for what the client does not declare and the
+  // answer needs. 'latest' is pinned to a number (the header); clean hands filters index rows at
+  // the block's timestamp (the header); SBTs are judged by getSBT at the block itself.
   const [chainId, header] = await Promise.all([
-    readChainId(client, { addresses, blockNumber: blockNumber ?? 'latest' }),
-    readBlockHeader(client, { blockNumber, addresses }),
+    declared ?? readChainId(client, { addresses, blockNumber: blockNumber ?? 'latest' }),
+    blockNumber === undefined || wantsCleanHands ? readBlockHeader(client, { blockNumber, addresses, chainId: declared }) : undefined,
   ])
   const network = requested ?? getNetwork(chainId, parameters.constants)
-  if (network.chainId !== chainId) {
-    throw new InvalidParameterError({
-      parameter: 'network',
-      reason: `The client is connected to chain ${chainId}, but the network "${network.name}" is chain ${network.chainId}. Reading another chain's contracts would give wrong answers.`,
-    })
-  }
+  if (declared === undefined) checkChain(network, chainId, 'connected to')
   if (!requested) checkNetwork(network, parameters.allowSandbox === true, wantsCleanHands)
-  const at = header.number
-  const timestamp = header.timestamp
+  const at = header?.number ?? (blockNumber as bigint)
+  let timestamp = header?.timestamp
   const context = (address: string, call: string): ChainErrorContext => ({ blockNumber: at, chainId, addresses: [address], call })
   const run = (plan: CallPlan) =>
     plan.calls.length === 0
@@ -322,11 +348,14 @@ export async function verifyCredentials<const credential extends HumanCredential
   // Round 2: sbtOwners where getSBT gave no valid SBT, the zk-passport SBT and the permanent stores
   // as fallbacks, and getAttestation for every index row that passes the rule at the block.
   const second = new CallPlan()
+  // The first address whose verdict may need the block's timestamp (a getSBT that reverts).
+  let needsTimestamp: Address | undefined
   for (const pair of pairs) {
     const { address, primary } = pair
     const verdict = judge(primary, actionId, timestamp)
     if (verdict.status === 'classified' && verdict.reason === 'valid') continue
     if (verdict.status === 'needs-owners') {
+      needsTimestamp ??= address
       second.add(sbtOwnersCall(hub, address, primary.circuitId), (result) => {
         primary.sbtOwners = decodeSbtOwners(result, context(address, `sbtOwners(${primary.circuit}) on ${hub}`))
       })
@@ -334,6 +363,7 @@ export async function verifyCredentials<const credential extends HumanCredential
     if (pair.credential === 'gov-id') {
       const passport = slot(network, 'zk-passport')
       pair.passport = passport
+      needsTimestamp ??= address
       second.add(getSbtCall(hub, address, passport.circuitId), (result) => {
         passport.getSBT = decodeGetSbt(result, context(address, `getSBT(zk-passport) on ${hub}`))
       })
@@ -353,8 +383,16 @@ export async function verifyCredentials<const credential extends HumanCredential
   const cleanHands = new Map<Address, { rows: readonly CleanHandsRow[]; evidence: AttestationEvidence[] }>()
   if (wantsCleanHands) {
     const signProtocol = network.contracts.signProtocol as Address // checked by checkNetwork
-    // Rule 6 on the index rows, judged at the block's timestamp.
-    const checkRow = createCleanHandsRowCheck({ now: timestamp, attester: network.cleanHands.attester, schemaId: network.cleanHands.fullSchemaId })
+    if (timestamp === undefined) throw new Error('internal: the block header is read for clean hands')
+    const blockTimestamp = timestamp
+    // Rule 6 on the index rows, judged at the block's timestamp. Not the rows' `revoked` flag: it
+    // is the index's as of now; getAttestation at the block tells whether it was revoked then.
+    const checkRow = createCleanHandsRowCheck({
+      now: blockTimestamp,
+      attester: network.cleanHands.attester,
+      schemaId: network.cleanHands.fullSchemaId,
+      revocation: 'onchain',
+    })
     addresses.forEach((address, index) => {
       const addressRows = rows[index] ?? []
       const evidence: AttestationEvidence[] = []
@@ -377,7 +415,7 @@ export async function verifyCredentials<const credential extends HumanCredential
           const reason = checkOnchainCleanHandsAttestation({
             attestation,
             address,
-            blockTimestamp: timestamp,
+            blockTimestamp,
             schemaId: network.cleanHands.schemaId,
             attester: network.cleanHands.attester,
             decodeRecipient,
@@ -388,6 +426,13 @@ export async function verifyCredentials<const credential extends HumanCredential
         })
       }
       cleanHands.set(address, { rows: addressRows, evidence })
+    })
+  }
+  if (timestamp === undefined && needsTimestamp !== undefined) {
+    const subject = needsTimestamp
+    const multicall3 = network.contracts.multicall3
+    second.add(blockTimestampCall(multicall3, subject), (result) => {
+      timestamp = decodeBlockTimestamp(result, context(subject, `getCurrentBlockTimestamp() on Multicall3 ${multicall3}`))
     })
   }
   await run(second)
@@ -410,8 +455,8 @@ export async function verifyCredentials<const credential extends HumanCredential
 
   return {
     blockNumber: at,
-    blockHash: header.hash,
-    blockTimestamp: timestamp,
+    ...(header ? { blockHash: header.hash } : {}),
+    ...(timestamp === undefined ? {} : { blockTimestamp: timestamp }),
     chainId,
     network: network.name,
     sandbox: network.sandbox,
@@ -424,20 +469,17 @@ function slot(network: NetworkConstants, circuit: SbtCredential | 'zk-passport')
   return { circuit, circuitId: network.circuitIds[circuit], issuer: network.issuers[circuit] }
 }
 
-function judge(sbt: SbtSlot, actionId: bigint, blockTimestamp: bigint): SbtClassification {
+function judge(sbt: SbtSlot, actionId: bigint, blockTimestamp: bigint | undefined): SbtClassification {
   if (!sbt.getSBT) throw new Error('internal: getSBT was not read')
   return classifySbt({ getSBT: sbt.getSBT, sbtOwners: sbt.sbtOwners, blockTimestamp, actionId, issuer: sbt.issuer })
 }
 
 /** Final verdict on one SBT slot after both rounds; an inconsistency is an error, never a guess. */
-function finalVerdict(sbt: SbtSlot, actionId: bigint, blockTimestamp: bigint, fail: (details: string) => ChainReadError) {
+function finalVerdict(sbt: SbtSlot, actionId: bigint, blockTimestamp: bigint | undefined, fail: (details: string) => ChainReadError) {
   const verdict = judge(sbt, actionId, blockTimestamp)
   if (verdict.status === 'classified') return verdict
-  throw fail(
-    verdict.status === 'inconsistent'
-      ? `${sbt.circuit} SBT: ${verdict.details}`
-      : `${sbt.circuit} SBT: getSBT reverted and sbtOwners was not read.`,
-  )
+  if (verdict.status === 'inconsistent') throw fail(`${sbt.circuit} SBT: ${verdict.details}`)
+  throw new Error(`internal: ${sbt.circuit} SBT: ${verdict.status === 'needs-owners' ? 'sbtOwners' : 'the block timestamp'} was not read`)
 }
 
 function sbtEvidence(pair: PairState, sbt: SbtSlot, hub: Address, actionId: bigint, reason: SbtReason): SbtEvidence {
@@ -457,7 +499,7 @@ function sbtEvidence(pair: PairState, sbt: SbtSlot, hub: Address, actionId: bigi
 function judgePair(
   pair: PairState,
   actionId: bigint,
-  blockTimestamp: bigint,
+  blockTimestamp: bigint | undefined,
   hub: Address,
   fail: (details: string) => ChainReadError,
 ): CredentialResult {
@@ -510,6 +552,14 @@ function judgeCleanHands(address: Address, rows: readonly CleanHandsRow[], attes
   }
   if (best.reason === 'valid') return { valid: true, reason: 'valid', expiresAt, evidence }
   return { valid: false, reason: best.reason, evidence }
+}
+
+function checkChain(network: NetworkConstants, chainId: number, how: 'connected to' | 'declared for'): void {
+  if (network.chainId === chainId) return
+  throw new InvalidParameterError({
+    parameter: 'network',
+    reason: `The client is ${how} chain ${chainId}, but the network "${network.name}" is chain ${network.chainId}. Reading another chain's contracts would give wrong answers.`,
+  })
 }
 
 function checkNetwork(network: NetworkConstants, allowSandbox: boolean, wantsCleanHands: boolean): void {

@@ -20,8 +20,13 @@ export type ClassifySbtParameters = {
   getSBT: SbtCallResult
   /** What `sbtOwners(id)` answered at the same block; needed when `getSBT` reverted. */
   sbtOwners?: SbtOwnersState | undefined
-  /** The block's timestamp (Unix seconds): validity is judged there, never at the wall clock. */
-  blockTimestamp: bigint
+  /**
+   * The block's timestamp (Unix seconds): validity is judged there, never at the wall clock. It may
+   * be left out while only `getSBT` has been read: `getSBT` itself reverts at the block when `expiry
+   * < block.timestamp`, so a successful `getSBT` is not expired there. After a revert it is needed to
+   * tell an expired SBT from a Hub that contradicts itself.
+   */
+  blockTimestamp?: bigint | undefined
   /** The action id `publicValues[2]` must equal. */
   actionId: bigint
   /** The issuer `publicValues[4]` must equal (compared as integers: the phone issuer is 31 bytes). */
@@ -30,23 +35,28 @@ export type ClassifySbtParameters = {
 
 /**
  * The verdict on one SBT: `classified` with a reason (and the expiry when valid); `needs-owners`
- * when `getSBT` reverted and `sbtOwners` must tell none, expired and revoked apart; `inconsistent`
- * when the two reads contradict each other (the caller must fail loudly, not guess).
+ * when `getSBT` reverted and `sbtOwners` must tell none, expired and revoked apart;
+ * `needs-timestamp` when `sbtOwners` shows an unrevoked SBT and only the block's timestamp can tell
+ * expired from inconsistent; `inconsistent` when the reads contradict each other (the caller must
+ * fail loudly, not guess).
  */
 export type SbtClassification =
   | { status: 'classified'; reason: 'valid'; expiresAt: bigint }
   | { status: 'classified'; reason: Exclude<SbtReason, 'valid'> }
   | { status: 'needs-owners' }
+  | { status: 'needs-timestamp' }
   | { status: 'inconsistent'; details: string }
 
 /**
  * Classifies one SBT read at a block.
  *
- * - `getSBT` succeeded: revoked, then expired (`expiry < blockTimestamp`, as the Hub's own check),
+ * - `getSBT` succeeded: revoked, then expired (`expiry < blockTimestamp`, as the Hub's own check;
+ *   skipped when the timestamp is not given, since the Hub's `getSBT` made that check at the block),
  *   then `publicValues[4] == issuer`, then `publicValues[2] == actionId`; otherwise valid until
  *   `expiry`. A missing public value never matches.
  * - `getSBT` reverted: `sbtOwners` decides: revoked; expiry 0 (never set) is none; `expiry <
  *   blockTimestamp` is expired. A live, unrevoked SBT whose `getSBT` reverted is inconsistent.
+ *   Without the timestamp that last step answers `needs-timestamp`.
  * - When both reads are given they must agree on expiry and revocation.
  *
  * @example
@@ -68,7 +78,7 @@ export function classifySbt(parameters: ClassifySbtParameters): SbtClassificatio
       }
     }
     if (getSBT.revoked) return { status: 'classified', reason: 'revoked' }
-    if (getSBT.expiry < blockTimestamp) return { status: 'classified', reason: 'expired' }
+    if (blockTimestamp !== undefined && getSBT.expiry < blockTimestamp) return { status: 'classified', reason: 'expired' }
     if (getSBT.publicValues[4] !== issuer) return { status: 'classified', reason: 'wrong-issuer' }
     if (getSBT.publicValues[2] !== actionId) return { status: 'classified', reason: 'wrong-action' }
     return { status: 'classified', reason: 'valid', expiresAt: getSBT.expiry }
@@ -76,6 +86,7 @@ export function classifySbt(parameters: ClassifySbtParameters): SbtClassificatio
   if (!owners) return { status: 'needs-owners' }
   if (owners.revoked) return { status: 'classified', reason: 'revoked' }
   if (owners.expiry === 0n) return { status: 'classified', reason: 'none' }
+  if (blockTimestamp === undefined) return { status: 'needs-timestamp' }
   if (owners.expiry < blockTimestamp) return { status: 'classified', reason: 'expired' }
   return {
     status: 'inconsistent',

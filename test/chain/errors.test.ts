@@ -3,13 +3,17 @@
  * addresses for RPC failures and unservable blocks, loud errors for misconfigured or inconsistent
  * contracts, and the network rules (chain id check, sandbox opt-in, overrides for a test chain).
  */
+import { providers as ethers5Providers } from 'ethers5'
+import { JsonRpcProvider } from 'ethers'
 import { beforeAll, describe, expect, it } from 'vitest'
-import type { Address } from 'viem'
+import { createPublicClient, custom, type Address } from 'viem'
+import { baseSepolia } from 'viem/chains'
 import { baseSepoliaNetwork, optimismNetwork } from '../../src/chain/constants.js'
 import { BlockNotAvailableError, ChainReadError, InvalidAddressError, InvalidParameterError, UnsupportedNetworkError } from '../../src/errors/index.js'
 import { verifyCredentials } from '../../src/verify/credentials.js'
 import { TestChain } from './harness.js'
 import { freshAddress, goodRow, indexOf, instrument } from './helpers.js'
+import { serveJsonRpc } from './rpc-server.js'
 
 const day = 86_400n
 
@@ -91,12 +95,17 @@ describe('RPC failures', () => {
     expect((error as ChainReadError).details).toContain('upstream connect error')
   })
 
-  it('throws ChainReadError when the block header read fails', async () => {
+  it('throws ChainReadError when the block header read fails (pinning latest, or clean hands at a block)', async () => {
     const address = freshAddress()
     const provider = instrument(chain.provider, ({ method }) => (method === 'eth_getBlockByNumber' ? new Error('503 Service Unavailable') : undefined))
-    const error = await rejection(verifyCredentials({ client: provider, addresses: [address], credentials: ['gov-id'], blockNumber: 1n }))
-    expect(error).toBeInstanceOf(ChainReadError)
-    expect(error).toMatchObject({ blockNumber: 1n, addresses: [address] })
+    const latest = await rejection(verifyCredentials({ client: provider, addresses: [address], credentials: ['gov-id'] }))
+    expect(latest).toBeInstanceOf(ChainReadError)
+    expect(latest).toMatchObject({ blockNumber: 'latest', addresses: [address] })
+    const cleanHands = await rejection(
+      verifyCredentials({ client: provider, addresses: [address], credentials: ['clean-hands'], blockNumber: 1n, attestationIndex: indexOf({}) }),
+    )
+    expect(cleanHands).toBeInstanceOf(ChainReadError)
+    expect(cleanHands).toMatchObject({ blockNumber: 1n, addresses: [address] })
   })
 
   it('prints the block, the chain and the addresses in the message', async () => {
@@ -181,6 +190,46 @@ describe('networks', () => {
     const error = await rejection(verifyCredentials({ client: chain.client, addresses: [freshAddress()], credentials: ['gov-id'], network: 84532, allowSandbox: true }))
     expect(error).toBeInstanceOf(InvalidParameterError)
     expect((error as InvalidParameterError).details).toContain('connected to chain 10')
+  })
+
+  it('asks the node and detects the wrong chain whenever the client does not declare its chain', async () => {
+    const other = await TestChain.start({ chainId: 31337, layout: 'deployed' })
+    const server = await serveJsonRpc(other.provider)
+    const clients: [string, () => Parameters<typeof verifyCredentials>[0]['client']][] = [
+      ['an EIP-1193 provider', () => other.provider],
+      ['a viem client without a chain', () => other.client],
+      ['an ethers v5 provider without a network', () => new ethers5Providers.StaticJsonRpcProvider(server.url)],
+      ['an ethers v6 provider that has not detected its network', () => new JsonRpcProvider(server.url)],
+    ]
+    try {
+      for (const [name, makeClient] of clients) {
+        const client = makeClient()
+        try {
+          server.reset()
+          const error = await rejection(verifyCredentials({ client, addresses: [freshAddress()], credentials: ['gov-id'], network: 'optimism', blockNumber: 1n }))
+          expect(error, name).toBeInstanceOf(InvalidParameterError)
+          expect((error as InvalidParameterError).details, name).toContain('connected to chain 31337')
+        } finally {
+          if (client instanceof JsonRpcProvider) client.destroy()
+        }
+      }
+      // The HTTP clients asked the node (ethers v5 may have detected its network on its own first).
+      expect(server.stats.methods.eth_chainId).toBeGreaterThanOrEqual(1)
+    } finally {
+      await server.close()
+    }
+  })
+
+  it('takes a declared chain as the client\'s word, and refuses one declared for another network before any request', async () => {
+    const provider = instrument(chain.provider)
+    const declaredOther = createPublicClient({ chain: baseSepolia, transport: custom(provider, { retryCount: 0 }) })
+    const error = await rejection(verifyCredentials({ client: declaredOther, addresses: [freshAddress()], credentials: ['gov-id'], network: 'optimism' }))
+    expect(error).toBeInstanceOf(InvalidParameterError)
+    expect((error as InvalidParameterError).details).toContain('declared for chain 84532')
+    expect(provider.total()).toBe(0)
+    const ethers5 = new ethers5Providers.StaticJsonRpcProvider('http://127.0.0.1:9', 84532)
+    const fromEthers = await rejection(verifyCredentials({ client: ethers5, addresses: [freshAddress()], credentials: ['gov-id'], network: 'optimism' }))
+    expect((fromEthers as InvalidParameterError).details).toContain('declared for chain 84532')
   })
 
   it('uses its own contract addresses on a test chain (overrides), and refuses an unknown chain without them', async () => {

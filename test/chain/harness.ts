@@ -1,28 +1,37 @@
 /**
- * An in-process EVM for chain tests: hardhat 2's EDR network, created through hardhat's own config
- * resolution and provider construction (no hardhat.config file, no network, no compiler download).
- * The test contracts (compiled with solc-js) are placed at the Optimism addresses with
- * `hardhat_setCode`, or deployed at fresh addresses for a test chain that passes its own constants.
- * Multicall3 always sits at its canonical address.
+ * An in-process EVM for chain tests: an EDR provider (the EVM of hardhat 2.29.1, the
+ * `@nomicfoundation/edr` it ships) created directly with a minimal configuration, without hardhat's
+ * config resolution and provider wrappers. The test contracts (compiled with solc-js) are placed at
+ * the Optimism addresses with `hardhat_setCode`, or deployed at fresh addresses for a test chain
+ * that passes its own constants. Multicall3 always sits at its canonical address.
+ *
+ * What EDR costs, and what can be turned off: nothing in its configuration turns off its per-step
+ * trace. Every call runs under an observer whose trace collector records every EVM step (about
+ * 1,000 entries for one `getSBT` inside `aggregate3`, so about 500,000 for a 500-call request);
+ * `observability` only adds code coverage and gas reports on top, and the logger and the contract
+ * decoder (Solidity stack traces) only act on failures and console.log. This provider leaves all of
+ * those out. The trace is kept by the response object until V8 collects it; see `node-process.ts` for
+ * how the benchmark's node keeps that from dominating.
  */
 import { createRequire } from 'node:module'
-import { fileURLToPath } from 'node:url'
 import {
   createPublicClient,
   custom,
   encodeAbiParameters,
   encodeFunctionData,
   hexToBigInt,
+  hexToBytes,
   numberToHex,
   type Abi,
   type Address,
   type Hex,
   type PublicClient,
 } from 'viem'
+import { privateKeyToAddress } from 'viem/accounts'
 import { baseSepoliaNetwork, multicall3Address, optimismNetwork, type HumanIdCircuit, type HumanIdIssuerCircuit } from '../../src/chain/constants.js'
 import { compileContracts, type CompiledContract, type ContractName } from './compile.js'
 
-/** An EIP-1193 provider (what hardhat's network provider is). */
+/** An EIP-1193 provider (what the EDR provider and the HTTP client of a node process are). */
 export type Eip1193 = { request(args: { method: string; params?: unknown }): Promise<unknown> }
 
 /** The addresses of the test contracts on one chain. */
@@ -37,47 +46,120 @@ export type TestContracts = {
 /** A mined block: its number and timestamp. */
 export type MinedBlock = { blockNumber: bigint; timestamp: bigint }
 
-export type StartChainOptions = {
+/** How an EDR node is created: chain id, block gas limit, genesis time. */
+export type EdrNodeOptions = {
   /** Default 10 (Optimism), so the built-in constants apply unchanged. */
   chainId?: number
-  /** `canonical`: the contracts sit at the built-in addresses of `chainId`; `deployed`: fresh addresses. Default canonical. */
-  layout?: 'canonical' | 'deployed'
   /** Block gas limit; raise it for bulk set-up (the bench). Default 100M. */
   blockGasLimit?: number
   /** Genesis time; default 2025-01-01T00:00:00Z. */
   initialDate?: string
 }
 
+export type StartChainOptions = EdrNodeOptions & {
+  /** `canonical`: the contracts sit at the built-in addresses of the chain; `deployed`: fresh addresses. Default canonical. */
+  layout?: 'canonical' | 'deployed'
+}
+
 /** Genesis time of every test chain (fixed, so tests never depend on the wall clock). */
 export const genesisDate = '2025-01-01T00:00:00Z'
 
+/** The funded, unlocked account of every test chain: hardhat's well-known first test key (test only). */
+const testAccountKey: Hex = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'
+
+/** The parts of `@nomicfoundation/edr` (index.d.ts) this harness uses. */
+type EdrResponse = { readonly data: string | unknown }
+type EdrProvider = { handleRequest(request: string): Promise<EdrResponse> }
+type EdrContext = {
+  registerProviderFactory(chainType: string, factory: unknown): Promise<void>
+  createProvider(chainType: string, config: unknown, logger: unknown, subscriptions: unknown, contractDecoder: unknown): Promise<EdrProvider>
+}
+type EdrModule = {
+  EdrContext: new () => EdrContext
+  ContractDecoder: new () => unknown
+  L1_CHAIN_TYPE: string
+  CANCUN: string
+  MineOrdering: { Priority: string }
+  l1ProviderFactory(): unknown
+  l1GenesisState(hardfork: unknown): { address: Uint8Array; balance?: bigint; code?: Uint8Array }[]
+  l1HardforkFromString(hardfork: string): unknown
+}
+
 const require = createRequire(import.meta.url)
 
-/** Creates hardhat's in-process EDR provider for the given chain id. */
-export async function createEdrProvider(options: { chainId: number; blockGasLimit: number; initialDate: string }): Promise<Eip1193> {
-  const { resolveConfig } = require('hardhat/internal/core/config/config-resolution') as {
-    resolveConfig(userConfigPath: string, userConfig: unknown): unknown
+/** EDR as hardhat ships it (resolved from hardhat's own folder: the version hardhat pins). */
+function loadEdr(): EdrModule {
+  const fromHardhat = createRequire(require.resolve('hardhat/package.json'))
+  return fromHardhat('@nomicfoundation/edr') as EdrModule
+}
+
+let edrContext: Promise<EdrContext> | undefined
+
+/** EDR allows one context per process; every provider of the process is created from it. */
+function getEdrContext(edr: EdrModule): Promise<EdrContext> {
+  edrContext ??= (async () => {
+    const context = new edr.EdrContext()
+    await context.registerProviderFactory(edr.L1_CHAIN_TYPE, edr.l1ProviderFactory())
+    return context
+  })()
+  return edrContext
+}
+
+/** A JSON-RPC error answered by the node (what a hardhat ProviderError carries: code, message, data). */
+export class NodeRpcError extends Error {
+  override name = 'NodeRpcError'
+  constructor(
+    message: string,
+    readonly code: number,
+    readonly data: unknown,
+  ) {
+    super(message)
   }
-  const { createProvider } = require('hardhat/internal/core/providers/construction') as {
-    createProvider(config: unknown, networkName: string): Promise<Eip1193>
+}
+
+/**
+ * Creates an EDR provider: L1 chain type, Cancun (Optimism's EVM, and no per-transaction gas cap
+ * for bulk set-up), automine, one funded unlocked account; no logger, no code coverage or gas
+ * report, no contract decoder, no subscriptions; failed calls answer errors (no bail-out).
+ */
+export async function createEdrProvider(options: EdrNodeOptions = {}): Promise<Eip1193> {
+  const edr = loadEdr()
+  const context = await getEdrContext(edr)
+  const chainId = BigInt(options.chainId ?? 10)
+  const genesisState = edr.l1GenesisState(edr.l1HardforkFromString(edr.CANCUN))
+  genesisState.push({ address: hexToBytes(privateKeyToAddress(testAccountKey)), balance: 10n ** 24n, code: new Uint8Array() })
+  const config = {
+    allowBlocksWithSameTimestamp: false,
+    allowUnlimitedContractSize: false,
+    bailOnCallFailure: false,
+    bailOnTransactionFailure: false,
+    blockGasLimit: BigInt(options.blockGasLimit ?? 100_000_000),
+    chainId,
+    coinbase: hexToBytes('0xc014ba5ec014ba5ec014ba5ec014ba5ec014ba5e'),
+    genesisState,
+    hardfork: edr.CANCUN,
+    initialDate: BigInt(Math.floor(Date.parse(options.initialDate ?? genesisDate) / 1000)),
+    minGasPrice: 0n,
+    mining: { autoMine: true, memPool: { order: edr.MineOrdering.Priority } },
+    networkId: chainId,
+    observability: {},
+    ownedAccounts: [testAccountKey],
+    precompileOverrides: [],
   }
-  // resolveConfig needs the path of an existing file to derive the project paths from; any file in
-  // this folder will do: nothing is read from it and nothing is written (no forking, no cache).
-  const config = resolveConfig(fileURLToPath(import.meta.url), {
-    networks: {
-      hardhat: {
-        chainId: options.chainId,
-        // Cancun: Optimism's EVM, and no per-transaction gas cap (Osaka's EIP-7825) for bulk set-up.
-        hardfork: 'cancun',
-        blockGasLimit: options.blockGasLimit,
-        initialDate: options.initialDate,
-        allowUnlimitedContractSize: false,
-        loggingEnabled: false,
-        mining: { auto: true, interval: 0 },
-      },
+  const logger = { enable: false, decodeConsoleLogInputsCallback: () => [], printLineCallback: () => {} }
+  const provider = await context.createProvider(edr.L1_CHAIN_TYPE, config, logger, { subscriptionCallback: () => {} }, new edr.ContractDecoder())
+  let id = 0
+  return {
+    async request({ method, params }) {
+      const response = await provider.handleRequest(JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params: params ?? [] }))
+      const body = (typeof response.data === 'string' ? JSON.parse(response.data) : response.data) as {
+        result?: unknown
+        error?: { code: number; message: string; data?: unknown }
+      }
+      if (body.error) throw new NodeRpcError(body.error.message, body.error.code, body.error.data)
+      return body.result
     },
-  })
-  return createProvider(config, 'hardhat')
+  }
 }
 
 /**
@@ -94,17 +176,18 @@ export class TestChain {
     readonly artifacts: Record<ContractName, CompiledContract>,
   ) {}
 
+  /** Starts an in-process EDR node and sets the contracts up on it. */
   static async start(options: StartChainOptions = {}): Promise<TestChain> {
-    const chainId = options.chainId ?? 10
+    return TestChain.attach(await createEdrProvider(options), options)
+  }
+
+  /** Sets the contracts up on a running node (in-process, or a node process over HTTP). */
+  static async attach(provider: Eip1193, options: Pick<StartChainOptions, 'layout'> = {}): Promise<TestChain> {
     const artifacts = await compileContracts()
-    const provider = await createEdrProvider({
-      chainId,
-      blockGasLimit: options.blockGasLimit ?? 100_000_000,
-      initialDate: options.initialDate ?? genesisDate,
-    })
+    const chainId = Number(hexToBigInt((await provider.request({ method: 'eth_chainId' })) as Hex))
     const client = createPublicClient({ transport: custom(provider, { retryCount: 0 }) })
     const [account] = (await provider.request({ method: 'eth_accounts' })) as Address[]
-    if (!account) throw new Error('the EDR network has no unlocked account')
+    if (!account) throw new Error('the node has no unlocked account')
 
     await setCode(provider, multicall3Address, artifacts.Multicall3.deployedBytecode)
     let contracts: TestContracts

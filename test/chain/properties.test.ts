@@ -187,6 +187,27 @@ describe('SBT classification against the Hub', () => {
     expect([...seen].sort()).toEqual(['expired', 'none', 'revoked', 'valid', 'wrong-action', 'wrong-issuer'])
   })
 
+  it(`judges the same without the block timestamp, or asks for it only to tell expired from inconsistent (${numRuns} Hub states)`, () => {
+    let asked = 0
+    fc.assert(
+      fc.property(sbtCaseArbitrary, ({ state, blockTimestamp, actionId, issuer }) => {
+        // The Hub's getSBT ran at the block: its answer already reflects the block's timestamp.
+        const getSBT = hubGetSbt(state, blockTimestamp)
+        const owners = getSBT.status === 'reverted' ? { expiry: state.expiry, revoked: state.revoked } : undefined
+        const withTimestamp = classifySbt({ getSBT, sbtOwners: owners, blockTimestamp, actionId, issuer })
+        const without = classifySbt({ getSBT, sbtOwners: owners, actionId, issuer })
+        if (without.status === 'needs-timestamp') {
+          asked++
+          expect(withTimestamp).toEqual({ status: 'classified', reason: 'expired' })
+        } else {
+          expect(without).toEqual(withTimestamp)
+        }
+      }),
+      { numRuns },
+    )
+    expect(asked).toBeGreaterThan(numRuns / 20)
+  })
+
   it(`never classifies reads that contradict each other (${numRuns} cases)`, () => {
     fc.assert(
       fc.property(sbtCaseArbitrary, sbtCaseArbitrary, (left, right) => {

@@ -2,17 +2,20 @@
  * The chain readers on their own, on the EVM: multicall, Hub SBTs, permanent stores, Sign Protocol,
  * block header, and the client adapter.
  */
+import { providers as ethers5Providers } from 'ethers5'
+import { JsonRpcProvider } from 'ethers'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { createClient, custom, encodeFunctionData } from 'viem'
+import { createClient, createPublicClient, custom, encodeFunctionData, http } from 'viem'
+import { baseSepolia, optimism } from 'viem/chains'
 import { hubAbi } from '../../src/chain/abis.js'
 import { optimismNetwork } from '../../src/chain/constants.js'
 import { getSbtCall, readSbts, sbtId } from '../../src/chain/hub.js'
 import { readLegacyUniqueness } from '../../src/chain/legacy.js'
-import { multicallAt } from '../../src/chain/multicall.js'
-import { toPublicClient } from '../../src/chain/provider.js'
+import { blockTimestampCall, decodeBlockTimestamp, multicallAt } from '../../src/chain/multicall.js'
+import { declaredChainId, toPublicClient } from '../../src/chain/provider.js'
 import { readBlockHeader, readChainId } from '../../src/chain/rpc.js'
 import { readAttestations } from '../../src/chain/sign-protocol.js'
-import { BlockNotAvailableError, InvalidParameterError } from '../../src/errors/index.js'
+import { BlockNotAvailableError, ChainReadError, InvalidParameterError } from '../../src/errors/index.js'
 import { TestChain } from './harness.js'
 import { freshAddress } from './helpers.js'
 
@@ -109,6 +112,62 @@ describe('readers', () => {
     expect(await readBlockHeader(client, { blockNumber: mined.blockNumber, addresses: [] })).toMatchObject({ number: mined.blockNumber, timestamp: mined.timestamp })
     expect(await readChainId(client, { addresses: [] })).toBe(10)
     await expect(readBlockHeader(client, { blockNumber: mined.blockNumber + 5n, addresses: [] })).rejects.toBeInstanceOf(BlockNotAvailableError)
+  })
+})
+
+describe('the block timestamp inside a multicall', () => {
+  it('is the timestamp of the block the multicall reads, not of the head', async () => {
+    const subject = freshAddress()
+    const past = await chain.mine(((await chain.latest()).timestamp) + 1_000n)
+    await chain.mine(past.timestamp + 5_000n)
+    const client = toPublicClient(chain.provider)
+    const [result] = await multicallAt({ client, multicall3: chain.contracts.multicall3, blockNumber: past.blockNumber, calls: [blockTimestampCall(chain.contracts.multicall3, subject)] })
+    expect(decodeBlockTimestamp(result!, { blockNumber: past.blockNumber, addresses: [subject] })).toBe(past.timestamp)
+    expect((await readBlockHeader(client, { blockNumber: past.blockNumber, addresses: [] })).timestamp).toBe(past.timestamp)
+  })
+
+  it('fails loudly when the call failed or answered something else than a uint256', () => {
+    const context = { blockNumber: 1n, addresses: ['0x52908400098527886e0f7030069857d2e4169ee7'] }
+    for (const result of [
+      { success: false, returnData: '0x' as const },
+      { success: true, returnData: '0x' as const },
+      { success: true, returnData: `0x${'00'.repeat(64)}` as const },
+    ]) {
+      expect(() => decodeBlockTimestamp(result, context)).toThrow(ChainReadError)
+    }
+    expect(decodeBlockTimestamp({ success: true, returnData: `0x${'00'.repeat(31)}2a` }, context)).toBe(42n)
+  })
+})
+
+describe('declaredChainId', () => {
+  const url = 'http://127.0.0.1:9' // never contacted: declaredChainId sends nothing
+
+  it('reads the chain a viem client was created with, and nothing from a client without one', () => {
+    expect(declaredChainId(createPublicClient({ chain: optimism, transport: http(url) }))).toBe(10)
+    expect(declaredChainId(createClient({ chain: baseSepolia, transport: http(url) }))).toBe(84532)
+    expect(declaredChainId(createPublicClient({ transport: http(url) }))).toBeUndefined()
+    expect(declaredChainId(chain.client)).toBeUndefined()
+    expect(declaredChainId(chain.provider)).toBeUndefined()
+    expect(declaredChainId({ send: async () => '0xa' })).toBeUndefined()
+  })
+
+  it('reads an ethers v5 network given to the provider, not the "any" network nor one still to detect', () => {
+    expect(declaredChainId(new ethers5Providers.StaticJsonRpcProvider(url, 10))).toBe(10)
+    expect(declaredChainId(new ethers5Providers.JsonRpcProvider(url, { name: 'local', chainId: 31337 }))).toBe(31337)
+    expect(declaredChainId(new ethers5Providers.StaticJsonRpcProvider(url, 'any'))).toBeUndefined()
+  })
+
+  it('reads an ethers v6 static network, not a network the provider may still change or detect', () => {
+    const providers = [
+      new JsonRpcProvider(url, 10, { staticNetwork: true }),
+      new JsonRpcProvider(url, 10),
+      new JsonRpcProvider(url, undefined, { staticNetwork: true }),
+    ]
+    try {
+      expect(providers.map((provider) => declaredChainId(provider))).toEqual([10, undefined, undefined])
+    } finally {
+      for (const provider of providers) provider.destroy()
+    }
   })
 })
 

@@ -4,6 +4,8 @@
  */
 import { providers as ethers5Providers } from 'ethers5'
 import { JsonRpcProvider } from 'ethers'
+import { createPublicClient, custom } from 'viem'
+import { optimism } from 'viem/chains'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { optimismNetwork } from '../../src/chain/constants.js'
 import { BlockNotAvailableError } from '../../src/errors/index.js'
@@ -216,8 +218,11 @@ describe('Human ID SBTs', () => {
     )
     expect(summary).toEqual({ [a]: 'valid,none,none', [b]: 'none,valid,none', [c]: 'none,none,valid' })
     expect(response).toMatchObject({ blockNumber, chainId: 10, network: 'optimism', sandbox: false, actionId: 123456789n })
-    // eth_chainId, the header, one multicall for getSBT, one for sbtOwners and the fallbacks.
-    expect(provider.methods).toEqual({ eth_chainId: 1, eth_getBlockByNumber: 1, eth_call: 2 })
+    // eth_chainId (an EIP-1193 provider declares no chain), one multicall for getSBT, one for
+    // sbtOwners, the fallbacks and the block timestamp. No header: the block was given by number.
+    expect(provider.methods).toEqual({ eth_chainId: 1, eth_call: 2 })
+    expect(response.blockTimestamp).toBe((await chain.latest()).timestamp)
+    expect(response.blockHash).toBeUndefined()
   })
 
   it('splits calls into requests of batchSize calls, with at most `concurrency` in flight', async () => {
@@ -229,6 +234,88 @@ describe('Human ID SBTs', () => {
     expect(Object.values(results).every((entry) => entry.biometrics.valid)).toBe(true)
     expect(provider.methods.eth_call).toBe(Math.ceil(30 / 4))
     expect(provider.maxInFlight).toBe(2)
+  })
+})
+
+describe('requests: only what the answer needs', () => {
+  /** A viem client declaring Optimism, over a provider that counts requests. */
+  function declaredClient() {
+    const provider = instrument(chain.provider)
+    return { provider, client: createPublicClient({ chain: optimism, transport: custom(provider, { retryCount: 0 }) }) }
+  }
+
+  it('reads valid SBTs at a given block with one eth_call per batch and nothing else', async () => {
+    const addresses = [freshAddress(), freshAddress(), freshAddress()]
+    const { timestamp } = await chain.latest()
+    for (const address of addresses) {
+      for (const credential of ['gov-id', 'phone', 'biometrics'] as const) await chain.issueSBT(address, credential, { expiry: timestamp + day })
+    }
+    const { blockNumber } = await chain.latest()
+    const { provider, client } = declaredClient()
+    const response = await verifyCredentials({ client, addresses, credentials: ['gov-id', 'phone', 'biometrics'], blockNumber, batchSize: 4 })
+    expect(Object.values(response.results).flatMap((entry) => Object.values(entry).map((result) => result.reason))).toEqual(Array(9).fill('valid'))
+    expect(provider.methods).toEqual({ eth_call: Math.ceil(9 / 4) })
+    // getSBT judged expiry at the block; neither the header nor the timestamp was needed.
+    expect(response).toMatchObject({ blockNumber, chainId: 10 })
+    expect(response.blockTimestamp).toBeUndefined()
+    expect(response.blockHash).toBeUndefined()
+  })
+
+  it('reads the block timestamp inside the second multicall when a getSBT reverts, and judges expiry with it', async () => {
+    const [expired, live] = [freshAddress(), freshAddress()]
+    const { timestamp } = await chain.latest()
+    await chain.issueSBT(expired, 'phone', { expiry: timestamp + 10n })
+    await chain.issueSBT(live, 'phone', { expiry: timestamp + day })
+    const block = await chain.mine(timestamp + 11n)
+    await chain.mine(timestamp + 2n * day) // the head is later: the timestamp must be the block's
+    const { provider, client } = declaredClient()
+    const response = await verifyCredentials({ client, addresses: [expired, live], credentials: ['phone'], blockNumber: block.blockNumber })
+    expect(response.results[expired]?.phone).toMatchObject({ valid: false, reason: 'expired' })
+    expect(response.results[live]?.phone).toMatchObject({ valid: true, reason: 'valid' })
+    expect(response.blockTimestamp).toBe(block.timestamp)
+    expect(provider.methods).toEqual({ eth_call: 2 })
+  })
+
+  it('pins latest with one header read, and reports its hash and timestamp', async () => {
+    const address = freshAddress()
+    const { timestamp } = await chain.latest()
+    await chain.issueSBT(address, 'gov-id', { expiry: timestamp + day })
+    const head = await chain.latest()
+    const { provider, client } = declaredClient()
+    const response = await verifyCredentials({ client, addresses: [address], credentials: ['gov-id'] })
+    expect(response).toMatchObject({ blockNumber: head.blockNumber, blockTimestamp: head.timestamp })
+    expect(response.blockHash).toMatch(/^0x[0-9a-f]{64}$/)
+    expect(provider.methods).toEqual({ eth_getBlockByNumber: 1, eth_call: 1 })
+  })
+
+  it('reads the header for clean hands at a given block (index rows are filtered at its timestamp)', async () => {
+    const address = freshAddress()
+    const { timestamp } = await chain.latest()
+    const attested = await chain.attest({ attestationId: 0x301n, recipient: address, validUntil: timestamp + day })
+    const { provider, client } = declaredClient()
+    const response = await verifyCredentials({
+      client,
+      addresses: [address],
+      credentials: ['clean-hands'],
+      blockNumber: attested.blockNumber,
+      attestationIndex: indexOf({ [address]: [goodRow(0x301n, timestamp + day)] }),
+    })
+    expect(response.results[address]?.['clean-hands']).toMatchObject({ valid: true, reason: 'valid' })
+    expect(response).toMatchObject({ blockNumber: attested.blockNumber, blockTimestamp: attested.timestamp })
+    expect(provider.methods).toEqual({ eth_getBlockByNumber: 1, eth_call: 1 })
+  })
+
+  it('gives the same answers whether the client declares its chain or the node is asked', async () => {
+    const addresses = [freshAddress(), freshAddress(), freshAddress()]
+    const { timestamp } = await chain.latest()
+    await chain.issueSBT(addresses[0]!, 'biometrics', { expiry: timestamp + day })
+    await chain.issueSBT(addresses[1]!, 'biometrics', { expiry: timestamp + 5n })
+    await chain.revokeSBT(addresses[1]!, 'biometrics')
+    const { blockNumber } = await chain.mine(timestamp + 10n)
+    const declared = await verifyCredentials({ client: declaredClient().client, addresses, credentials: ['biometrics'], blockNumber })
+    const asked = await verifyCredentials({ client: chain.client, addresses, credentials: ['biometrics'], blockNumber })
+    expect(declared).toEqual(asked)
+    expect(Object.values(asked.results).map((entry) => entry.biometrics.reason)).toEqual(['valid', 'revoked', 'none'])
   })
 })
 
@@ -356,6 +443,29 @@ describe('clean hands', () => {
     const rows = { [address]: [goodRow(0x109n, timestamp + day)] }
     expect(await verifyOne(address, 'clean-hands', { blockNumber: attested.blockNumber, rows })).toMatchObject({ valid: true })
     expect(await verifyOne(address, 'clean-hands', { blockNumber: revoked.blockNumber, rows })).toMatchObject({ valid: false, reason: 'revoked' })
+  })
+
+  it('judges revocation at the block, not by the index row revoked since: the same call at the same block keeps its answer', async () => {
+    const address = freshAddress()
+    const { timestamp } = await chain.latest()
+    const attested = await chain.attest({ attestationId: 0x10dn, recipient: address, validUntil: timestamp + day })
+    const before = { [address]: [goodRow(0x10dn, timestamp + day)] }
+    const atSnapshot = await verifyOne(address, 'clean-hands', { blockNumber: attested.blockNumber, rows: before })
+    expect(atSnapshot).toMatchObject({ valid: true, reason: 'valid' })
+
+    // Revoked on-chain after the snapshot block; the index row now says revoked: true.
+    const revoked = await chain.revokeAttestation(0x10dn)
+    const now = { [address]: [goodRow(0x10dn, timestamp + day, { revoked: true })] }
+    const again = await verifyOne(address, 'clean-hands', { blockNumber: attested.blockNumber, rows: now })
+    expect(again).toMatchObject({ valid: true, reason: 'valid' })
+    expect(again.evidence[1]).toMatchObject({
+      row: { revoked: true },
+      rowReason: 'valid',
+      onchain: { reason: 'valid', attestation: { revoked: false, revokeTimestamp: 0n } },
+    })
+    const later = await verifyOne(address, 'clean-hands', { blockNumber: revoked.blockNumber, rows: now })
+    expect(later).toMatchObject({ valid: false, reason: 'revoked' })
+    expect(later.evidence[1]).toMatchObject({ rowReason: 'valid', onchain: { reason: 'revoked', attestation: { revoked: true, revokeTimestamp: revoked.timestamp } } })
   })
 
   it('answers none for an attestation the index lists but the chain does not hold at the block', async () => {

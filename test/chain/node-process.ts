@@ -1,0 +1,129 @@
+/**
+ * The benchmark's local node: an EDR node (harness.ts) served over HTTP JSON-RPC on 127.0.0.1, in a
+ * child process of its own (`startNodeProcess`, as a developer runs a local node) or in the calling
+ * process (`serveEdrNode`).
+ *
+ * EDR keeps a trace of every EVM step of a call (it cannot be turned off, see harness.ts) in the
+ * response object until V8 collects that object. For one 500-call `aggregate3` the trace has about
+ * 500,000 entries (on the order of 100 MB) that V8 does not see, so it rarely collects them: the
+ * process grows by that much per request and the kernel zeroes fresh pages each time, which
+ * measured as most of the node's time. So the node runs a garbage collection after answering once
+ * its requests have kept EDR busy for 25 ms since the last one (after every large multicall; every
+ * few hundred single calls), and EDR's allocator (mimalloc) keeps freed memory mapped for reuse
+ * (`MIMALLOC_PURGE_DELAY=-1`, `MIMALLOC_RESERVE_OS_MEMORY`; read when EDR loads).
+ */
+import { spawn } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { createEdrProvider, NodeRpcError, type EdrNodeOptions, type Eip1193 } from './harness.js'
+import { serveJsonRpc, type ControlAnswer, type RpcServer, type RpcStats } from './rpc-server.js'
+
+/** Node flags of the node process. */
+export const nodeProcessFlags = ['--expose-gc']
+
+/** Allocator settings of the node process (mimalloc reads them when EDR loads). */
+export const nodeProcessEnvironment = { MIMALLOC_PURGE_DELAY: '-1', MIMALLOC_RESERVE_OS_MEMORY: '4GiB' }
+
+/** EDR time between two garbage collections of the node. */
+const collectEveryBusyMs = 25
+
+/**
+ * Creates an EDR node and serves it (with `POST /control`). `collectGarbage` (a `gc` function) is
+ * called after answering once EDR has been busy for 25 ms since the last call.
+ */
+export async function serveEdrNode(options: EdrNodeOptions, collectGarbage?: () => void): Promise<{ server: RpcServer; provider: Eip1193 }> {
+  const edr = await createEdrProvider(options)
+  // Wall time during which at least one request was inside EDR, since the last collection.
+  let inFlight = 0
+  let busySince = 0
+  let busyMs = 0
+  const provider: Eip1193 = {
+    async request(args) {
+      if (inFlight++ === 0) busySince = performance.now()
+      try {
+        return await edr.request(args)
+      } finally {
+        if (--inFlight === 0) busyMs += performance.now() - busySince
+      }
+    },
+  }
+  const server = await serveJsonRpc(provider, {
+    control: true,
+    onAnswered() {
+      if (collectGarbage && busyMs >= collectEveryBusyMs) {
+        busyMs = 0
+        collectGarbage()
+      }
+    },
+  })
+  return { server, provider }
+}
+
+export type NodeProcess = {
+  /** The node's JSON-RPC endpoint on 127.0.0.1. */
+  url: string
+  pid: number
+  /** An EIP-1193 provider over HTTP (for set-up: seeding, mining). */
+  provider: Eip1193
+  /** What the node has served since the last reset (set-up requests through `provider` included). */
+  stats(): Promise<RpcStats>
+  reset(): Promise<void>
+  /** Delay the node adds before each HTTP answer. */
+  setLatency(ms: number): Promise<void>
+  close(): Promise<void>
+}
+
+/** Starts an EDR node in a child process (`edr-node.ts`) and waits until it listens. */
+export async function startNodeProcess(options: EdrNodeOptions = {}): Promise<NodeProcess> {
+  const script = fileURLToPath(new URL('./edr-node.ts', import.meta.url))
+  const child = spawn(process.execPath, [...nodeProcessFlags, '--import', import.meta.resolve('tsx'), script, JSON.stringify(options)], {
+    env: { ...process.env, ...nodeProcessEnvironment },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  })
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
+  const url = await new Promise<string>((resolve, reject) => {
+    let output = ''
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString('utf8')
+      const newline = output.indexOf('\n')
+      if (newline === -1) return
+      child.stdout.off('data', onData)
+      resolve(output.slice(0, newline).trim())
+    }
+    child.stdout.on('data', onData)
+    child.once('error', reject)
+    void exited.then((code) => reject(new Error(`the node process exited (${String(code)}) before listening`)))
+  })
+
+  let id = 0
+  const post = async (path: string, body: unknown): Promise<unknown> => {
+    const response = await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    return response.json()
+  }
+  const control = (command: object) => post('/control', command) as Promise<ControlAnswer>
+  return {
+    url,
+    pid: child.pid as number,
+    provider: {
+      async request({ method, params }) {
+        const answer = (await post('/', { jsonrpc: '2.0', id: ++id, method, params: params ?? [] })) as {
+          result?: unknown
+          error?: { code: number; message: string; data?: unknown }
+        }
+        if (answer.error) throw new NodeRpcError(answer.error.message, answer.error.code, answer.error.data)
+        return answer.result
+      },
+    },
+    stats: async () => (await control({})).stats,
+    reset: async () => {
+      await control({ reset: true })
+    },
+    setLatency: async (ms) => {
+      await control({ latencyMs: ms })
+    },
+    close: async () => {
+      child.stdin.end()
+      child.kill('SIGTERM')
+      await exited
+    },
+  }
+}
