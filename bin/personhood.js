@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { main } from '../dist/cli/index.js'
+import { main } from '../dist/cli/main.js'
 
 main(process.argv).catch((error) => {
   console.error(error instanceof Error ? error.message : String(error))

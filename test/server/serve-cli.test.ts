@@ -13,7 +13,7 @@ import { createPassportClient } from '../../src/clients/passport.js'
 import { createRegistryClient } from '../../src/clients/registry.js'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
-const builtCli = join(root, 'dist/cli/index.js')
+const builtCli = join(root, 'dist/cli/main.js')
 
 function newestMtime(directory: string): number {
   let newest = 0
@@ -28,7 +28,7 @@ function ensureBuilt(): void {
   if (existsSync(builtCli) && statSync(builtCli).mtimeMs >= newestMtime(join(root, 'src'))) return
   // Type errors elsewhere in the tree do not stop tsc from emitting; the CLI must exist afterwards.
   spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'ignore' })
-  if (!existsSync(builtCli)) throw new Error('npm run build did not produce dist/cli/index.js')
+  if (!existsSync(builtCli)) throw new Error('npm run build did not produce dist/cli/main.js')
 }
 
 type Started = { child: ChildProcessWithoutNullStreams; output: () => string; url: string; apiKey: string; adminToken: string }
