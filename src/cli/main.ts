@@ -19,7 +19,7 @@ function integer(name: string, min: number, max: number) {
 /** Builds the program (exported for tests: `createProgram().parseAsync(argv)`). */
 export function createProgram(): Command {
   const program = new Command()
-  program.name('personhood').description('Sybil-resistant voting for DAOs: clients, a reference server and voting strategies.').version(version)
+  program.name('personhood').description('Sybil-resistant voting for DAOs: typed clients, a reference server and an on-chain verifier.').version(version)
 
   program
     .command('serve')
