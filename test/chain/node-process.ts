@@ -72,11 +72,32 @@ export type NodeProcess = {
   close(): Promise<void>
 }
 
-/** Starts an EDR node in a child process (`edr-node.ts`) and waits until it listens. */
-export async function startNodeProcess(options: EdrNodeOptions = {}): Promise<NodeProcess> {
-  const script = fileURLToPath(new URL('./edr-node.ts', import.meta.url))
-  const child = spawn(process.execPath, [...nodeProcessFlags, '--import', import.meta.resolve('tsx'), script, JSON.stringify(options)], {
-    env: { ...process.env, ...nodeProcessEnvironment },
+/** A child process that prints its URL on its first line of output and answers `POST /control`. */
+export type ControlledProcess = {
+  /** Its endpoint on 127.0.0.1. */
+  url: string
+  pid: number
+  /** What it has served since the last reset. */
+  stats(): Promise<RpcStats>
+  reset(): Promise<void>
+  /** Delay it adds before each HTTP answer. */
+  setLatency(ms: number): Promise<void>
+  close(): Promise<void>
+  /** POSTs a JSON body to a path of its endpoint and reads the JSON answer. */
+  post(path: string, body: unknown): Promise<unknown>
+}
+
+/**
+ * Spawns `script` under tsx with `args`, waits for the URL it prints first, and wraps its control
+ * endpoint (`rpc-server.ts`). Shared by the EDR node process and the benchmark's proxy.
+ */
+export async function startControlledProcess(
+  script: string,
+  args: readonly string[],
+  { flags = [], env = process.env, name }: { flags?: readonly string[]; env?: NodeJS.ProcessEnv; name: string },
+): Promise<ControlledProcess> {
+  const child = spawn(process.execPath, [...flags, '--import', import.meta.resolve('tsx'), script, ...args], {
+    env,
     stdio: ['pipe', 'pipe', 'inherit'],
   })
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
@@ -91,10 +112,8 @@ export async function startNodeProcess(options: EdrNodeOptions = {}): Promise<No
     }
     child.stdout.on('data', onData)
     child.once('error', reject)
-    void exited.then((code) => reject(new Error(`the node process exited (${String(code)}) before listening`)))
+    void exited.then((code) => reject(new Error(`the ${name} process exited (${String(code)}) before listening`)))
   })
-
-  let id = 0
   const post = async (path: string, body: unknown): Promise<unknown> => {
     const response = await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
     return response.json()
@@ -103,16 +122,7 @@ export async function startNodeProcess(options: EdrNodeOptions = {}): Promise<No
   return {
     url,
     pid: child.pid as number,
-    provider: {
-      async request({ method, params }) {
-        const answer = (await post('/', { jsonrpc: '2.0', id: ++id, method, params: params ?? [] })) as {
-          result?: unknown
-          error?: { code: number; message: string; data?: unknown }
-        }
-        if (answer.error) throw new NodeRpcError(answer.error.message, answer.error.code, answer.error.data)
-        return answer.result
-      },
-    },
+    post,
     stats: async () => (await control({})).stats,
     reset: async () => {
       await control({ reset: true })
@@ -124,6 +134,30 @@ export async function startNodeProcess(options: EdrNodeOptions = {}): Promise<No
       child.stdin.end()
       child.kill('SIGTERM')
       await exited
+    },
+  }
+}
+
+/** Starts an EDR node in a child process (`edr-node.ts`) and waits until it listens. */
+export async function startNodeProcess(options: EdrNodeOptions = {}): Promise<NodeProcess> {
+  const script = fileURLToPath(new URL('./edr-node.ts', import.meta.url))
+  const base = await startControlledProcess(script, [JSON.stringify(options)], {
+    flags: nodeProcessFlags,
+    env: { ...process.env, ...nodeProcessEnvironment },
+    name: 'node',
+  })
+  let id = 0
+  return {
+    ...base,
+    provider: {
+      async request({ method, params }) {
+        const answer = (await base.post('/', { jsonrpc: '2.0', id: ++id, method, params: params ?? [] })) as {
+          result?: unknown
+          error?: { code: number; message: string; data?: unknown }
+        }
+        if (answer.error) throw new NodeRpcError(answer.error.message, answer.error.code, answer.error.data)
+        return answer.result
+      },
     },
   }
 }
