@@ -20,7 +20,7 @@ const cacheDir = join(root, '.tmp/solc')
 export type CompiledContract = { abi: Abi; bytecode: Hex; deployedBytecode: Hex }
 
 /** The names of the test contracts (file name = contract name). */
-export type ContractName = 'TestHub' | 'TestLegacyStore' | 'TestSignProtocol' | 'Multicall3' | 'InconsistentHub'
+export type ContractName = 'TestHub' | 'TestLegacyStore' | 'TestSignProtocol' | 'Multicall3' | 'InconsistentHub' | 'TestSmartWallet'
 
 type Solc = { version(): string; compile(input: string): string }
 
@@ -80,7 +80,7 @@ async function load(): Promise<Record<ContractName, CompiledContract>> {
       }
     }
   }
-  for (const name of ['TestHub', 'TestLegacyStore', 'TestSignProtocol', 'Multicall3', 'InconsistentHub'] as const) {
+  for (const name of ['TestHub', 'TestLegacyStore', 'TestSignProtocol', 'Multicall3', 'InconsistentHub', 'TestSmartWallet'] as const) {
     if (!result[name]) throw new Error(`solc output has no contract ${name} (expected in test/contracts/${name}.sol)`)
   }
 
