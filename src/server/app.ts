@@ -174,7 +174,7 @@ export function createServer(options: CreateServerOptions = {}): PersonhoodServe
   app.route('/', createPassportRoutes(ctx))
   app.route('/', createModelRoutes(ctx))
   app.route('/', createRegistryRoutes(ctx))
-  app.route('/', createStampCacheRoutes(ctx) as unknown as Hono)
+  app.route('/', createStampCacheRoutes(ctx))
   app.route('/human-id', createHumanIdRoutes(ctx))
   app.route('/attestation-index', createAttestationIndexRoutes(ctx))
 

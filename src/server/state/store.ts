@@ -8,12 +8,11 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 import { keccak256, toBytes, type Address, type Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { toPlainDecimal } from '../../schemas/common.js'
 import type { ModelName } from '../../schemas/model.js'
 import type { V2Score } from '../../schemas/passport.js'
 import type { CachedStamp, SaveStatus } from '../../schemas/stamp-cache.js'
 import { UnknownScorerError } from '../errors.js'
-import { computeScore, readCredentialFacts, toSubmissionResult, toV2Score, type ScoreComputation } from '../scoring.js'
+import { computeScore, toSubmissionResult, toV2Score, type ScoreComputation } from '../scoring.js'
 import type {
   ApiKey,
   AttestationRow,
@@ -516,16 +515,6 @@ export function parseState(json: unknown): ServerState {
   const base = createEmptyState()
   const state = { ...base, ...(value as Partial<ServerState>) } as ServerState
   return state
-}
-
-/** Stamp facts of a record (undefined when its JSON is not a readable credential). */
-export function stampFacts(record: StampRecord) {
-  return readCredentialFacts(record.stamp)
-}
-
-/** A plain decimal weight ("0.208"); numbers are written in their shortest exact form. */
-export function normalizeWeight(weight: string | number): string {
-  return toPlainDecimal(weight)
 }
 
 /** The default time base when no world gives one: Optimism, 2-second blocks, genesis 2021-11-11. */
