@@ -23,22 +23,42 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   return value
 }
 
+type Issue = z.core.$ZodIssue
+
+/** A missing field, a JSON type the schema does not take, or a list of the wrong length. */
+function isShapeIssue(issue: Issue, input: unknown): boolean {
+  if (valueAt(input, issue.path) === undefined) return true
+  if (issue.code === 'invalid_type') return true
+  return (issue.code === 'too_big' || issue.code === 'too_small') && issue.origin === 'array'
+}
+
+function toItem(issue: Issue, input: unknown, location: ValueLocation): ValidationErrorItem {
+  const loc = [location, ...issue.path.map((key) => (typeof key === 'number' ? key : String(key)))]
+  if (valueAt(input, issue.path) === undefined) return { loc, msg: 'Field required', type: 'missing' }
+  if (issue.code === 'too_big' && issue.origin === 'array') {
+    return { loc, msg: `List should have at most ${String(issue.maximum)} items`, type: 'too_long' }
+  }
+  if (issue.code === 'too_small' && issue.origin === 'array') {
+    return { loc, msg: `List should have at least ${String(issue.minimum)} items`, type: 'too_short' }
+  }
+  return { loc, msg: issue.message, type: issue.code === 'invalid_type' ? 'type_error' : 'value_error' }
+}
+
 /**
- * The error for a failed parse: 422 with `[{ loc, msg, type }]` when a field is missing or of the
- * wrong JSON type, else 400 with `loc.path: message; ...`.
+ * How failures are answered: `fastapi` (A, B, C and the cache interface: shape errors 422 with a
+ * list detail, malformed values 400) or `plain` (the verification interface: every failure 400 with
+ * a string detail, as the public service answers).
  */
-export function validationError(error: z.ZodError, input: unknown, location: ValueLocation): HttpError {
-  let shape = false
-  const items: ValidationErrorItem[] = error.issues.map((issue) => {
-    const loc = [location, ...issue.path.map((key) => (typeof key === 'number' ? key : String(key)))]
-    if (valueAt(input, issue.path) === undefined) {
-      shape = true
-      return { loc, msg: 'Field required', type: 'missing' }
-    }
-    if (issue.code === 'invalid_type') shape = true
-    return { loc, msg: issue.message, type: issue.code === 'invalid_type' ? 'type_error' : 'value_error' }
-  })
-  if (shape) return new HttpError(422, items)
+export type ValidationMode = 'fastapi' | 'plain'
+
+/**
+ * The error for a failed parse: 422 with `[{ loc, msg, type }]` when a field is missing, of the
+ * wrong JSON type or a list of the wrong length (`fastapi` mode), else 400 with
+ * `loc.path: message; ...`. The one rule every route answers by.
+ */
+export function validationError(error: z.ZodError, input: unknown, location: ValueLocation, mode: ValidationMode = 'fastapi'): HttpError {
+  const items = error.issues.map((issue) => toItem(issue, input, location))
+  if (mode === 'fastapi' && error.issues.some((issue) => isShapeIssue(issue, input))) return new HttpError(422, items)
   return new HttpError(400, items.map((item) => `${item.loc.join('.')}: ${item.msg}`).join('; '))
 }
 
@@ -55,31 +75,24 @@ export function parseQuery<S extends z.ZodType>(c: Context, schema: S): z.output
 }
 
 /**
- * Reads the JSON body and validates it.
- *
- * @throws {HttpError} 422 when the body is absent or not JSON, or a field is missing; 400 when a
- * value is malformed.
- */
-export async function parseJsonBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.output<S>> {
-  const body = await readJsonBody(c)
-  const result = schema.safeParse(body)
-  if (!result.success) throw validationError(result.error, body, 'body')
-  return result.data
-}
-
-/**
  * Reads the JSON body (unvalidated).
  *
- * @throws {HttpError} 422 when the body is absent or not JSON.
+ * @throws {HttpError} 422 (`fastapi`) or 400 (`plain`) when the body is absent or not JSON.
  */
-export async function readJsonBody(c: Context): Promise<unknown> {
-  const text = await c.req.text()
-  if (!text.trim()) throw new HttpError(422, [{ loc: ['body'], msg: 'Field required', type: 'missing' }])
-  try {
-    return JSON.parse(text) as unknown
-  } catch {
-    throw new HttpError(422, [{ loc: ['body'], msg: 'JSON decode error', type: 'json_invalid' }])
+export async function readJsonBody(request: Request, mode: ValidationMode = 'fastapi'): Promise<unknown> {
+  const text = await request.text()
+  let item: ValidationErrorItem | undefined
+  let body: unknown
+  if (text.trim() === '') item = { loc: ['body'], msg: 'Field required', type: 'missing' }
+  else {
+    try {
+      body = JSON.parse(text) as unknown
+    } catch {
+      item = { loc: ['body'], msg: 'JSON decode error', type: 'json_invalid' }
+    }
   }
+  if (item) throw mode === 'fastapi' ? new HttpError(422, [item]) : new HttpError(400, `body: ${item.msg}`)
+  return body
 }
 
 /**

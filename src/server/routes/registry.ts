@@ -81,7 +81,7 @@ export function createRegistryRoutes(ctx: ServerContext): Hono<{ Variables: ApiK
 
   // C2: score now; the record reads PROCESSING until the processing delay has passed.
   app.post('/registry/submit-passport', async (c) => {
-    const body = await readJsonBody(c)
+    const body = await readJsonBody(c.req.raw)
     const raw = body as { address?: unknown } | null
     if (raw && typeof raw === 'object' && typeof raw.address === 'string' && !isValidAddress(raw.address)) {
       throw new HttpError(400, 'Invalid address.')
