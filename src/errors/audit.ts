@@ -1,0 +1,56 @@
+import { BaseError, type BaseErrorParameters } from './base.js'
+
+/**
+ * A votes file that cannot be read as votes: a syntax error, a missing or malformed field, a
+ * repeated voter. Names the file, the line (1-based) and the field, so it can be fixed by hand.
+ */
+export class VotesFileError extends BaseError {
+  override name = 'VotesFileError' as const
+  readonly file: string
+  readonly line: number | undefined
+  readonly field: string | undefined
+  constructor(parameters: BaseErrorParameters & { file: string; line?: number | undefined; field?: string | undefined; reason: string }) {
+    const where = [parameters.line === undefined ? undefined : `line ${parameters.line}`, parameters.field && `field "${parameters.field}"`]
+      .filter(Boolean)
+      .join(', ')
+    super(`Votes file "${parameters.file}"${where ? ` (${where})` : ''}: ${parameters.reason}`, {
+      ...parameters,
+      code: 'VOTES_FILE_INVALID',
+      details:
+        parameters.details ??
+        'A votes file is a Snapshot vote export: CSV with address, choice and voting_power columns, or JSON (an array of votes with voter, choice and vp).',
+    })
+    this.file = parameters.file
+    this.line = parameters.line
+    this.field = parameters.field
+  }
+}
+
+/** The Snapshot hub answered with GraphQL errors, or with data that is not what was asked. */
+export class SnapshotHubError extends BaseError {
+  override name = 'SnapshotHubError' as const
+  readonly url: string
+  constructor(parameters: BaseErrorParameters & { url: string; reason: string }) {
+    super(`The Snapshot hub could not answer: ${parameters.reason}`, {
+      ...parameters,
+      code: 'SNAPSHOT_HUB_ERROR',
+      metaMessages: [`Hub: ${parameters.url}`, ...(parameters.metaMessages ?? [])],
+    })
+    this.url = parameters.url
+  }
+}
+
+/** The Snapshot hub knows no proposal with this id. */
+export class ProposalNotFoundError extends BaseError {
+  override name = 'ProposalNotFoundError' as const
+  readonly proposal: string
+  constructor(parameters: BaseErrorParameters & { proposal: string; url: string }) {
+    super(`The Snapshot hub has no proposal "${parameters.proposal.slice(0, 100)}".`, {
+      ...parameters,
+      code: 'PROPOSAL_NOT_FOUND',
+      metaMessages: [`Hub: ${parameters.url}`, ...(parameters.metaMessages ?? [])],
+      details: parameters.details ?? 'Check the id (0x followed by 64 hex characters, or an IPFS hash) and the --hub URL.',
+    })
+    this.proposal = parameters.proposal
+  }
+}

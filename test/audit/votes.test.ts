@@ -1,0 +1,100 @@
+import { describe, expect, test } from 'vitest'
+import { parseVotes } from '../../src/audit/votes.js'
+import { VotesFileError } from '../../src/errors/audit.js'
+import { failure } from '../helpers/async.js'
+
+const a = '0x52908400098527886E0F7030069857D2E4169EE7'
+const b = '0x8617E340B3D01FA5F11F306F4090FD50E238070D'
+const bLower = b.toLowerCase()
+
+function fails(text: string, file: string) {
+  try {
+    parseVotes({ text, file })
+  } catch (error) {
+    return error as VotesFileError
+  }
+  throw new Error('expected parseVotes to throw')
+}
+
+describe('parseVotes: CSV (a Snapshot vote export)', () => {
+  test('reads the export: address, choice, voting_power, timestamp, author_ipfs_hash, reason', () => {
+    const text = [
+      'address,choice,voting_power,timestamp,author_ipfs_hash,reason',
+      `${a},1,12.5,1700000000,bafkreia,"for, obviously"`,
+      `${bLower},2,3,1700000100,bafkreib,`,
+    ].join('\n')
+    expect(parseVotes({ text, file: 'votes.csv' })).toEqual([
+      { voter: a, choice: 1, votingPower: 12.5, created: 1700000000, id: 'bafkreia', reason: 'for, obviously', line: 2 },
+      { voter: b, choice: 2, votingPower: 3, created: 1700000100, id: 'bafkreib', reason: undefined, line: 3 },
+    ])
+  })
+
+  test('reads weighted votes from choice.N columns, and JSON choices in the choice column', () => {
+    const text = ['address,choice.1,choice.2,choice.3,voting_power', `${a},1,0,3,10`].join('\n')
+    expect(parseVotes({ text, file: 'w.csv' })[0]?.choice).toEqual({ 1: 1, 3: 3 })
+    const approval = ['address,choice,voting_power', `${a},"[1,3]",10`].join('\n')
+    expect(parseVotes({ text: approval, file: 'a.csv' })[0]?.choice).toEqual([1, 3])
+  })
+
+  test('names the line and field of a malformed address, choice or voting power', () => {
+    const bad = (row: string) => fails(['address,choice,voting_power', `${a},1,1`, row].join('\n'), 'votes.csv')
+    expect(bad('0x1234,1,1')).toMatchObject({ name: 'VotesFileError', line: 3, field: 'address' })
+    expect(bad(`${b},zero,1`)).toMatchObject({ line: 3, field: 'choice' })
+    expect(bad(`${b},0,1`)).toMatchObject({ line: 3, field: 'choice' })
+    expect(bad(`${b},1,-4`)).toMatchObject({ line: 3, field: 'voting_power' })
+    expect(bad(`${b},1,`)).toMatchObject({ line: 3, field: 'voting_power' })
+  })
+
+  test('a missing column is named with the header line', () => {
+    const error = fails(['address,vote', `${a},1`].join('\n'), 'votes.csv')
+    expect(error).toBeInstanceOf(VotesFileError)
+    expect(error).toMatchObject({ line: 1, field: 'choice' })
+    expect(error.shortMessage).toContain('has no "choice", "voting_power" column')
+  })
+
+  test('a voter twice is refused, naming both lines', () => {
+    const error = fails(['address,choice,voting_power', `${a},1,1`, `${a.toLowerCase()},2,1`].join('\n'), 'votes.csv')
+    expect(error).toMatchObject({ line: 3, field: 'voter' })
+    expect(error.shortMessage).toContain('also on line 2')
+  })
+
+  test('an unreadable CSV (unbalanced quote) names the line', () => {
+    const error = fails(['address,choice,voting_power', `${a},1,1`, `${b},"1,1`].join('\n'), 'votes.csv')
+    expect(error).toMatchObject({ name: 'VotesFileError' })
+    expect(error.line).toBeGreaterThanOrEqual(3)
+  })
+})
+
+describe('parseVotes: JSON', () => {
+  test('reads hub votes as an array, inside { votes }, or a GraphQL answer', () => {
+    const votes = [
+      { id: '0xaa', voter: a, choice: 1, vp: 12.5, created: 1700000000 },
+      { id: '0xbb', voter: bLower, choice: [2, 1], vp: 3, created: 1700000100, reason: 'why not' },
+    ]
+    const expected = [
+      { voter: a, choice: 1, votingPower: 12.5, created: 1700000000, id: '0xaa', reason: undefined },
+      { voter: b, choice: [2, 1], votingPower: 3, created: 1700000100, id: '0xbb', reason: 'why not' },
+    ]
+    for (const shape of [votes, { votes }, { data: { votes } }]) {
+      const parsed = parseVotes({ text: JSON.stringify(shape, null, 2), file: 'votes.json' })
+      expect(parsed.map(({ line: _line, ...vote }) => vote)).toEqual(expected)
+    }
+  })
+
+  test('names the line and field of a bad vote', () => {
+    const text = `[\n  { "voter": "${a}", "choice": 1, "vp": 1 },\n  {\n    "voter": "${b}",\n    "choice": 1,\n    "vp": "lots"\n  }\n]`
+    const error = fails(text, 'votes.json')
+    expect(error).toMatchObject({ name: 'VotesFileError', line: 6, field: 'votes[1].vp' })
+  })
+
+  test('a syntax error names its line', () => {
+    const error = fails(`[\n  { "voter": "${a}", "choice": 1, "vp": 1 },\n  { "voter": \n]`, 'votes.json')
+    expect(error).toMatchObject({ name: 'VotesFileError', line: 4 })
+  })
+
+  test('JSON that is not a list of votes is refused', async () => {
+    expect(fails('{"proposal": "x"}', 'votes.json').shortMessage).toContain('expected an array of votes')
+    const error = await failure(Promise.resolve().then(() => parseVotes({ text: '[1]', file: 'v.json' })))
+    expect(error).toMatchObject({ field: 'votes[0]' })
+  })
+})
