@@ -1,0 +1,277 @@
+/**
+ * The audit's outputs: a self-contained HTML report with inline SVG charts, the same summary in
+ * Markdown, one CSV row per voter, and a summary table for the terminal.
+ */
+import { stringify as stringifyCsv } from 'csv-stringify/sync'
+import { escapeXml, methodChart, methodLabel, outcomeChart, scoreChart } from './charts.js'
+import type { AuditResult, AuditSummary, AuditVoter } from './types.js'
+import type { VoteChoice } from './votes.js'
+
+function formatPower(value: number): string {
+  return value.toLocaleString('en-US', { maximumFractionDigits: 2 })
+}
+
+function formatPercent(value: number): string {
+  return `${value.toFixed(1)}%`
+}
+
+function formatChoice(choice: VoteChoice, labels?: readonly string[]): string {
+  const name = (index: number) => labels?.[index - 1] ?? `#${index}`
+  if (typeof choice === 'number') return name(choice)
+  if (Array.isArray(choice)) return (choice as number[]).map(name).join(' > ')
+  return Object.entries(choice as Record<string, number>)
+    .map(([index, weight]) => `${name(Number(index))}: ${weight}`)
+    .join(', ')
+}
+
+function isoTime(seconds: number): string {
+  return new Date(seconds * 1000).toISOString().replace('.000Z', 'Z')
+}
+
+/** The few sentences a reader needs first: how many voters were verified humans, and whether it mattered. */
+export function headline(result: AuditResult): string[] {
+  const { summary } = result
+  const choices = summary.outcome.choices
+  const lines = [
+    `${summary.eligibleVoters} of ${summary.voters} voters (${formatPercent(100 - summary.unverifiedShare)}) were verified unique humans at block ${result.run.snapshot}, holding ${formatPercent(100 - summary.unverifiedPowerShare)} of the voting power.`,
+  ]
+  const { leaderAll, leaderVerified } = summary.outcome
+  const nameOf = (index: number | null) => (index === null ? 'no single choice (a tie or no votes)' : `"${choices[index]!.choice}"`)
+  lines.push(
+    leaderAll === leaderVerified
+      ? `Counting only verified humans does not change the outcome: ${nameOf(leaderAll)} leads either way.`
+      : `Counting only verified humans changes the outcome: ${nameOf(leaderAll)} leads with all voting power, ${nameOf(leaderVerified)} with verified voting power only.`,
+  )
+  if (summary.clusters.length) {
+    const linked = summary.clusters.reduce((total, cluster) => total + cluster.voters, 0)
+    lines.push(`${linked} voters fall into ${summary.clusters.length} ${summary.clusters.length === 1 ? "group" : "groups"} of wallets that share stamps (likely one person each).`)
+  }
+  return lines
+}
+
+function methodRows(summary: AuditSummary): string[][] {
+  return summary.byMethod
+    .filter((row) => row.voters > 0 || row.method === 'unverified')
+    .map((row) => [
+      methodLabel(row.method),
+      String(row.voters),
+      formatPercent(summary.voters ? (row.voters / summary.voters) * 100 : 0),
+      formatPower(row.votingPower),
+      formatPercent(summary.votingPower ? (row.votingPower / summary.votingPower) * 100 : 0),
+    ])
+}
+
+function outcomeRows(summary: AuditSummary): string[][] {
+  const totalAll = summary.outcome.choices.reduce((total, choice) => total + choice.all, 0)
+  const totalVerified = summary.outcome.choices.reduce((total, choice) => total + choice.verified, 0)
+  return summary.outcome.choices.map((choice) => [
+    choice.choice,
+    formatPower(choice.all),
+    formatPercent(totalAll ? (choice.all / totalAll) * 100 : 0),
+    formatPower(choice.verified),
+    formatPercent(totalVerified ? (choice.verified / totalVerified) * 100 : 0),
+  ])
+}
+
+function whyLine(voter: AuditVoter): string {
+  if (voter.eligible && voter.method) {
+    const verdict = voter.verdicts.find((item) => item.credential === voter.method && item.valid)
+    return `${methodLabel(voter.method)}${verdict?.expiresAt ? ` (valid until ${isoTime(verdict.expiresAt)})` : ''}`
+  }
+  const reasons = voter.verdicts.map((item) => `${methodLabel(item.credential)}: ${item.reason}`)
+  return reasons.join('; ') || 'no source verified this address'
+}
+
+function runRows(result: AuditResult): [string, string][] {
+  const { run } = result
+  return [
+    ...(run.proposal ? ([['Proposal', `${run.proposal.title} (${run.proposal.id}, space ${run.proposal.space})`]] as [string, string][]) : []),
+    ['Votes from', run.votesSource],
+    ['Network', run.network],
+    ['Snapshot block', `${run.snapshot} (${isoTime(run.blockTimestamp)})`],
+    ['Strategy', `${run.strategy} ${JSON.stringify(run.options)}`],
+    ['personhood', run.packageVersion],
+    ['Digest (SHA-256)', result.digest],
+  ]
+}
+
+/**
+ * The audit as a self-contained HTML page: summary, three inline SVG charts, the tallies and every
+ * voter with the reason for their verdict. No script, style sheet, font or image from outside.
+ */
+export function renderAuditHtml(result: AuditResult): string {
+  const { summary } = result
+  const labels = result.run.proposal?.choices
+  const table = (head: string[], rows: string[][], className = '') =>
+    `<table class="${className}"><thead><tr>${head.map((cell) => `<th>${escapeXml(cell)}</th>`).join('')}</tr></thead><tbody>${rows
+      .map((row) => `<tr>${row.map((cell) => `<td>${escapeXml(cell)}</td>`).join('')}</tr>`)
+      .join('\n')}</tbody></table>`
+  const title = result.run.proposal ? `Audit: ${result.run.proposal.title}` : `Audit of ${result.run.votesSource}`
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeXml(title)}</title>
+<style>
+body { font-family: system-ui, sans-serif; margin: 2rem auto; max-width: 960px; padding: 0 1rem; color: #1a1a1a; line-height: 1.45; }
+h1 { font-size: 1.6rem; margin-bottom: .25rem; }
+.headline { background: #f3f6f4; border-left: 4px solid #1f7a4d; padding: .75rem 1rem; margin: 1rem 0; }
+.headline p { margin: .25rem 0; }
+table { border-collapse: collapse; margin: .5rem 0 1.5rem; font-size: .9rem; }
+th, td { border-bottom: 1px solid #ddd; padding: .3rem .6rem; text-align: left; vertical-align: top; }
+td:nth-child(n+2) { font-variant-numeric: tabular-nums; }
+.voters td:first-child { font-family: ui-monospace, monospace; font-size: .8rem; }
+.run td:first-child { font-weight: 600; white-space: nowrap; }
+.no { color: #c2410c; }
+svg.chart { max-width: 100%; height: auto; display: block; margin: .5rem 0 1.5rem; }
+@media print { body { margin: 0; max-width: none; } .voters { font-size: .7rem; } h2 { break-after: avoid; } svg.chart, table { break-inside: avoid; } }
+</style>
+</head>
+<body>
+<h1>${escapeXml(title)}</h1>
+<div class="headline">${headline(result)
+    .map((line) => `<p>${escapeXml(line)}</p>`)
+    .join('\n')}</div>
+<h2>Who was verified, and by what</h2>
+${methodChart(summary)}
+${table(['Method', 'Voters', 'Share', 'Voting power', 'Share'], methodRows(summary))}
+<h2>Passport scores</h2>
+${scoreChart(summary)}
+<h2>Outcome: all voting power against verified humans only</h2>
+${outcomeChart(summary)}
+${table(['Choice', 'All voting power', 'Share', 'Verified voting power', 'Share'], outcomeRows(summary))}
+${summary.outcome.note ? `<p>${escapeXml(summary.outcome.note)}</p>` : ''}
+<h2>Linked wallets</h2>
+${
+  summary.clusters.length
+    ? table(
+        ['Voters', 'Voting power', 'Addresses'],
+        summary.clusters.map((cluster) => [String(cluster.voters), formatPower(cluster.votingPower), cluster.addresses.join(' ')]),
+      )
+    : '<p>No two voters share a deduplicated stamp.</p>'
+}
+<h2>Every voter</h2>
+${table(
+  ['Address', 'Choice', 'Voting power', 'Eligible', 'Why', 'Passport score', 'Linked to'],
+  result.voters.map((voter) => [
+    voter.address,
+    formatChoice(voter.choice, labels),
+    formatPower(voter.votingPower),
+    voter.eligible ? 'yes' : 'no',
+    whyLine(voter),
+    voter.passport ? (voter.passport.score === null ? 'never scored' : `${voter.passport.score} (${voter.passport.origin})`) : '',
+    voter.linked.map((signal) => signal.otherAddress ?? signal.provider).join(' '),
+  ]),
+  'voters',
+)}
+<h2>How to reproduce</h2>
+${table(['', ''], runRows(result), 'run')}
+</body>
+</html>
+`
+}
+
+/** The audit's summary and tallies in Markdown (the charts' data as tables). */
+export function renderAuditMarkdown(result: AuditResult): string {
+  const { summary } = result
+  const table = (head: string[], rows: string[][]) =>
+    [`| ${head.join(' | ')} |`, `| ${head.map(() => '---').join(' | ')} |`, ...rows.map((row) => `| ${row.map((cell) => cell.replace(/\|/g, '\\|')).join(' | ')} |`)].join('\n')
+  const title = result.run.proposal ? `Audit: ${result.run.proposal.title}` : `Audit of ${result.run.votesSource}`
+  return [
+    `# ${title}`,
+    '',
+    ...headline(result).map((line) => `> ${line}`),
+    '',
+    '## Who was verified, and by what',
+    '',
+    table(['Method', 'Voters', 'Share', 'Voting power', 'Share'], methodRows(summary)),
+    '',
+    '## Passport scores',
+    '',
+    `Threshold ${summary.passport.threshold}; ${summary.passport.scored} scored, ${summary.passport.neverScored} never scored, ${summary.passport.notAsked} not asked (verified otherwise).`,
+    '',
+    table(
+      ['Score', 'Voters'],
+      summary.passport.bins.map((bin) => [bin.to === null ? `${bin.from} or more` : `${bin.from} to ${bin.to}`, String(bin.count)]),
+    ),
+    '',
+    '## Outcome: all voting power against verified humans only',
+    '',
+    table(['Choice', 'All voting power', 'Share', 'Verified voting power', 'Share'], outcomeRows(summary)),
+    ...(summary.outcome.note ? ['', summary.outcome.note] : []),
+    '',
+    '## Linked wallets',
+    '',
+    summary.clusters.length
+      ? table(['Voters', 'Voting power', 'Addresses'], summary.clusters.map((cluster) => [String(cluster.voters), formatPower(cluster.votingPower), cluster.addresses.join('<br>')]))
+      : 'No two voters share a deduplicated stamp.',
+    '',
+    '## How to reproduce',
+    '',
+    table(['', ''], runRows(result)),
+    '',
+    'Every voter, with the evidence for each verdict, is in `audit.json`; one row per voter in `audit.csv`.',
+    '',
+  ].join('\n')
+}
+
+/** Column names of `audit.csv`. */
+export const auditCsvColumns = [
+  'address',
+  'choice',
+  'voting_power',
+  'eligible',
+  'method',
+  'score',
+  'passport_score',
+  'passport_passing',
+  'passport_origin',
+  'gov_id',
+  'phone',
+  'biometrics',
+  'clean_hands',
+  'linked_addresses',
+] as const
+
+/** One CSV row per voter; a credential column holds `valid` or the reason it is not. */
+export function renderAuditCsv(result: AuditResult): string {
+  const reasonOf = (voter: AuditVoter, credential: string) => voter.verdicts.find((verdict) => verdict.credential === credential)?.reason ?? ''
+  return stringifyCsv(
+    result.voters.map((voter) => [
+      voter.address,
+      typeof voter.choice === 'number' ? String(voter.choice) : JSON.stringify(voter.choice),
+      String(voter.votingPower),
+      voter.eligible ? 'true' : 'false',
+      voter.method ?? '',
+      String(voter.score),
+      voter.passport?.score === null || voter.passport === undefined ? '' : String(voter.passport.score),
+      voter.passport ? String(voter.passport.passing) : '',
+      voter.passport?.origin ?? '',
+      reasonOf(voter, 'gov-id'),
+      reasonOf(voter, 'phone'),
+      reasonOf(voter, 'biometrics'),
+      reasonOf(voter, 'clean-hands'),
+      voter.linked.flatMap((signal) => (signal.otherAddress ? [signal.otherAddress] : [])).join(' '),
+    ]),
+    { header: true, columns: [...auditCsvColumns] },
+  )
+}
+
+/** The summary as plain-text tables for a terminal. */
+export function renderAuditSummaryTable(result: AuditResult): string {
+  const { summary } = result
+  const table = (head: string[], rows: string[][]) => {
+    const widths = head.map((cell, index) => Math.max(cell.length, ...rows.map((row) => row[index]!.length)))
+    const line = (row: string[]) => row.map((cell, index) => (index === 0 ? cell.padEnd(widths[index]!) : cell.padStart(widths[index]!))).join('  ')
+    return [line(head), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.map(line)].join('\n')
+  }
+  return [
+    ...headline(result),
+    '',
+    table(['Verified by', 'Voters', 'Share', 'Voting power', 'Share'], methodRows(summary)),
+    '',
+    table(['Choice', 'All power', 'Share', 'Verified power', 'Share'], outcomeRows(summary)),
+    '',
+  ].join('\n')
+}

@@ -1,0 +1,122 @@
+/**
+ * The shapes of an audit: what each voter was judged by, and what the whole vote looks like when
+ * only verified humans count.
+ */
+import type { Address } from 'viem'
+import type { VoteChoice } from './votes.js'
+
+/** What can make a voter eligible, in the fallback policy's order. */
+export const verificationMethods = ['gov-id', 'phone', 'biometrics', 'clean-hands', 'passport'] as const
+export type VerificationMethod = (typeof verificationMethods)[number]
+
+/** Where a Passport score came from: the scorer's listing, the score history, a live read, or nowhere (never scored). */
+export type PassportOrigin = 'listing' | 'history' | 'live' | 'absent'
+
+/** One source's verdict on one voter, with what it rests on. */
+export type AuditSourceVerdict = {
+  /** The source: `human-id` or `passport`. */
+  source: 'human-id' | 'passport'
+  /** The credential (gov-id, phone, biometrics, clean-hands) or `passport`. */
+  credential: VerificationMethod
+  valid: boolean
+  /** Why: `valid`, `none`, `expired`, `revoked`, `below-threshold`, `never-scored`... */
+  reason: string
+  /** Unix seconds, when the credential or score expires. */
+  expiresAt?: number | null | undefined
+  /** Everything the verdict rests on (SBT expiry, attestation id, score record...), JSON-safe. */
+  evidence?: unknown
+}
+
+/** A sign that a wallet shares its identity with another: a stamp deduplicated against another address. */
+export type LinkedWalletSignal = {
+  kind: 'dedup-stamp'
+  /** The stamp (provider) that was deduplicated. */
+  provider: string
+  /** The address that owns the stamp, when the service names it. */
+  otherAddress?: Address | undefined
+}
+
+/** One voter's line in the audit. */
+export type AuditVoter = {
+  address: Address
+  choice: VoteChoice
+  votingPower: number
+  /** Whether the strategy counts this voter as a unique human at the snapshot. */
+  eligible: boolean
+  /** What made the voter eligible (the first method of the policy that held); null when not eligible. */
+  method: VerificationMethod | null
+  /** The strategy's score for the voter. */
+  score: number
+  /** The Passport score at the snapshot, when Passport was asked. */
+  passport?:
+    | {
+        /** The numeric score; null when the address was never scored. */
+        score: number | null
+        passing: boolean
+        threshold: number
+        origin: PassportOrigin
+      }
+    | undefined
+  verdicts: AuditSourceVerdict[]
+  linked: LinkedWalletSignal[]
+}
+
+/** Everything needed to run the same audit again and get the same answer. */
+export type AuditRun = {
+  packageVersion: string
+  strategy: string
+  options: unknown
+  /** The space's network (chain id as a string). */
+  network: string
+  /** The snapshot block on that network. */
+  snapshot: string
+  /** Unix seconds of the snapshot block. */
+  blockTimestamp: number
+  proposal?: { id: string; title: string; type: string; choices: string[]; space: string } | undefined
+  /** Where the votes came from: a file's name or the hub's URL. */
+  votesSource: string
+}
+
+/** Voters and voting power of one method (or of the unverified). */
+export type MethodTally = { method: VerificationMethod | 'unverified'; voters: number; votingPower: number }
+
+/** One bin of the Passport score histogram, `[from, to)`; `to` null for the last, open bin. */
+export type ScoreBin = { from: number; to: number | null; count: number }
+
+/** One choice's voting power counting every voter, and counting only eligible ones. */
+export type ChoiceTally = { choice: string; all: number; verified: number }
+
+/** The audit at a glance. */
+export type AuditSummary = {
+  voters: number
+  votingPower: number
+  eligibleVoters: number
+  eligibleVotingPower: number
+  /** Percent of voters that are not eligible (0-100). */
+  unverifiedShare: number
+  /** Percent of voting power held by voters that are not eligible (0-100). */
+  unverifiedPowerShare: number
+  byMethod: MethodTally[]
+  passport: { threshold: number; scored: number; neverScored: number; notAsked: number; bins: ScoreBin[] }
+  outcome: {
+    /** The proposal's voting system, or `unknown` for a votes file without one. */
+    type: string
+    choices: ChoiceTally[]
+    /** Index into `choices` of the leader counting all power, and counting only verified power; null on a tie or no votes. */
+    leaderAll: number | null
+    leaderVerified: number | null
+    /** How votes were counted, when the voting system needs saying (approval, ranked-choice, weighted...). */
+    note?: string | undefined
+  }
+  /** Groups of voters linked to each other by deduplicated stamps. */
+  clusters: { addresses: Address[]; voters: number; votingPower: number }[]
+}
+
+/** The whole audit. */
+export type AuditResult = {
+  run: AuditRun
+  voters: AuditVoter[]
+  summary: AuditSummary
+  /** SHA-256 of the run and the voters' lines: the same on every re-run of the same audit. */
+  digest: string
+}
