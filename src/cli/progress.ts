@@ -1,0 +1,99 @@
+/**
+ * A progress line for long CLI runs: done / total, rate, and an ETA that counts the waits the rate
+ * limiter has announced (a tier-1 key can make a run wait minutes for budget: the line says so
+ * instead of sitting still). It writes only to a terminal; piped or in CI it stays quiet.
+ */
+
+/** Parameters of {@link createProgress}. */
+export type CreateProgressParameters = {
+  label: string
+  total: number
+  /** Where to draw. Default process.stderr. Nothing is drawn unless it is a TTY (or `force`). */
+  stream?: { isTTY?: boolean; write(text: string): unknown; columns?: number } | undefined
+  /** Draw even when the stream is not a TTY (tests). */
+  force?: boolean | undefined
+  /** The clock in ms. Default Date.now. */
+  now?: () => number
+  /** Least time between two redraws. Default 100 ms. */
+  minIntervalMs?: number | undefined
+}
+
+/** A progress line. */
+export type Progress = {
+  /** `count` more units done. */
+  tick(count?: number): void
+  /** The rate limiter will hold the next request for `waitMs` (hook it to the transport's `onWait`). */
+  waiting(waitMs: number, budget?: string): void
+  /** The current ETA in ms (undefined before the first unit is done). */
+  eta(): number | undefined
+  /** Clears the line. */
+  done(): void
+}
+
+function formatDuration(ms: number): string {
+  const seconds = Math.max(0, Math.round(ms / 1000))
+  if (seconds < 60) return `${seconds}s`
+  const minutes = Math.floor(seconds / 60)
+  if (minutes < 60) return `${minutes}m${String(seconds % 60).padStart(2, '0')}s`
+  return `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, '0')}m`
+}
+
+/**
+ * Creates a progress line.
+ *
+ * @example
+ * const progress = createProgress({ label: 'Judging voters', total: votes.length })
+ * const passport = createPassportClient({ apiKey, onWait: ({ waitMs }) => progress.waiting(waitMs, 'scoring') })
+ */
+export function createProgress(parameters: CreateProgressParameters): Progress {
+  const stream = parameters.stream ?? process.stderr
+  const now = parameters.now ?? Date.now
+  const enabled = parameters.force === true || stream.isTTY === true
+  const minInterval = parameters.minIntervalMs ?? 100
+  const started = now()
+  let completed = 0
+  let waitUntil = 0
+  let waitBudget: string | undefined
+  let lastDraw = -Infinity
+  let drawn = false
+
+  const eta = (): number | undefined => {
+    const at = now()
+    const pendingWait = Math.max(0, waitUntil - at)
+    if (completed === 0) return pendingWait || undefined
+    // Time spent so far per unit, not counting the part of a wait that is still ahead.
+    const perUnit = Math.max(0, at - started) / completed
+    return perUnit * Math.max(0, parameters.total - completed) + pendingWait
+  }
+
+  const draw = (force = false) => {
+    if (!enabled) return
+    const at = now()
+    if (!force && at - lastDraw < minInterval) return
+    lastDraw = at
+    const share = parameters.total ? completed / parameters.total : 1
+    const width = 24
+    const filled = Math.round(share * width)
+    const remaining = eta()
+    const waitingFor = waitUntil > at ? ` · waiting ${formatDuration(waitUntil - at)} for ${waitBudget ?? 'rate'} budget` : ''
+    const line = `${parameters.label} [${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${completed}/${parameters.total}${remaining === undefined ? '' : ` · ETA ${formatDuration(remaining)}`}${waitingFor}`
+    stream.write(`\r${line.slice(0, (stream.columns ?? 120) - 1)}\x1b[K`)
+    drawn = true
+  }
+
+  return {
+    tick(count = 1) {
+      completed = Math.min(parameters.total, completed + count)
+      draw(completed === parameters.total)
+    },
+    waiting(waitMs, budget) {
+      waitUntil = Math.max(waitUntil, now() + waitMs)
+      waitBudget = budget
+      draw(true)
+    },
+    eta,
+    done() {
+      if (enabled && drawn) stream.write('\r\x1b[K')
+    },
+  }
+}
