@@ -32,8 +32,14 @@ export type LinkedWalletSignal = {
   kind: 'dedup-stamp'
   /** The stamp (provider) that was deduplicated. */
   provider: string
-  /** The address that owns the stamp, when the service names it. */
+  /** The other wallet that presented the same credential, when it is known. */
   otherAddress?: Address | undefined
+  /**
+   * How the other wallet is known: the service named it (`source_wallet`), or another voter
+   * presented a stamp of the same provider and expiry (the expiry a deduplicated stamp reports is
+   * that of the other wallet's copy).
+   */
+  basis?: 'named-by-service' | 'same-credential' | undefined
 }
 
 /** One voter's line in the audit. */
