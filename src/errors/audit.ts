@@ -54,3 +54,17 @@ export class ProposalNotFoundError extends BaseError {
     this.proposal = parameters.proposal
   }
 }
+
+/** An audit that could not judge every voter: it is never presented as complete. */
+export class AuditIncompleteError extends BaseError {
+  override name = 'AuditIncompleteError' as const
+  readonly addresses: readonly string[]
+  constructor(parameters: BaseErrorParameters & { addresses: readonly string[]; reason: string }) {
+    super(`The audit is incomplete: ${parameters.reason}`, {
+      ...parameters,
+      code: 'AUDIT_INCOMPLETE',
+      metaMessages: [`Voters affected (${parameters.addresses.length}): ${parameters.addresses.slice(0, 5).join(', ')}${parameters.addresses.length > 5 ? ', ...' : ''}`, ...(parameters.metaMessages ?? [])],
+    })
+    this.addresses = parameters.addresses
+  }
+}

@@ -16,4 +16,4 @@ export {
 export { InvalidAddressError, InvalidParameterError, PaginationLimitError } from './input.js'
 export { ScoreTimeoutError, ScoringError } from './scoring.js'
 export { BlockNotAvailableError, ChainReadError, UnsupportedNetworkError } from './chain.js'
-export { ProposalNotFoundError, SnapshotHubError, VotesFileError } from './audit.js'
+export { AuditIncompleteError, ProposalNotFoundError, SnapshotHubError, VotesFileError } from './audit.js'

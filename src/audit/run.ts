@@ -1,0 +1,127 @@
+/**
+ * An audit from votes to report: judge every voter at the snapshot, join the verdicts, summarize,
+ * and seal the result with a digest that is the same on every re-run.
+ */
+import { createHash } from 'node:crypto'
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Address } from 'viem'
+import { AuditIncompleteError } from '../errors/audit.js'
+import { findLinkedWallets, type StampEntries } from './linked.js'
+import { renderAuditCsv, renderAuditHtml, renderAuditMarkdown } from './render.js'
+import { summarizeAudit } from './summary.js'
+import type { AuditResult, AuditRun, AuditSourceVerdict, AuditVoter, VerificationMethod } from './types.js'
+import type { AuditVote } from './votes.js'
+
+/** What a judge says of one voter. */
+export type AuditJudgment = {
+  /** The strategy's score. */
+  score: number
+  eligible: boolean
+  method: VerificationMethod | null
+  verdicts: AuditSourceVerdict[]
+  passport?: AuditVoter['passport']
+  /** The voter's stamp entries at the snapshot, when a score record was read (for linked wallets). */
+  stamps?: StampEntries | undefined
+}
+
+/**
+ * Judges voters at the audit's snapshot. It must answer for every address it is given, or throw:
+ * an audit never presents a partial result as complete.
+ */
+export type AuditJudge = (parameters: { addresses: readonly Address[]; onJudged?: ((count: number) => void) | undefined }) => Promise<ReadonlyMap<string, AuditJudgment>>
+
+/** Parameters of {@link runAudit}. */
+export type RunAuditParameters = {
+  votes: readonly AuditVote[]
+  run: AuditRun
+  judge: AuditJudge
+  /** The Passport threshold to mark in the report. Default 20. */
+  threshold?: number | undefined
+  onJudged?: ((count: number) => void) | undefined
+}
+
+/**
+ * Runs an audit.
+ *
+ * @throws whatever the judge throws (a source that failed): never a partial result.
+ * @throws {AuditIncompleteError} when the judge leaves a voter unanswered.
+ */
+export async function runAudit(parameters: RunAuditParameters): Promise<AuditResult> {
+  const { votes, run } = parameters
+  const addresses = votes.map((vote) => vote.voter)
+  const judgments = await parameters.judge({ addresses, onJudged: parameters.onJudged })
+  const missing = addresses.filter((address) => !judgments.has(address.toLowerCase()))
+  if (missing.length) throw new AuditIncompleteError({ addresses: missing, reason: `the judge left ${missing.length} voters unanswered.` })
+
+  const stamps = new Map<Address, StampEntries>()
+  for (const address of addresses) {
+    const entries = judgments.get(address.toLowerCase())!.stamps
+    if (entries) stamps.set(address, entries)
+  }
+  const linked = findLinkedWallets(stamps)
+
+  const voters: AuditVoter[] = votes.map((vote) => {
+    const judgment = judgments.get(vote.voter.toLowerCase())!
+    return {
+      address: vote.voter,
+      choice: vote.choice,
+      votingPower: vote.votingPower,
+      eligible: judgment.eligible,
+      method: judgment.method,
+      score: judgment.score,
+      ...(judgment.passport ? { passport: judgment.passport } : {}),
+      verdicts: judgment.verdicts,
+      linked: linked.get(vote.voter.toLowerCase()) ?? [],
+    }
+  })
+  const summary = summarizeAudit({ voters, choices: run.proposal?.choices, type: run.proposal?.type, threshold: parameters.threshold })
+  return { run, voters, summary, digest: auditDigest(run, voters) }
+}
+
+/** JSON with object keys sorted and bigints as decimal strings: one text for one value. */
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, item: unknown) => {
+    if (typeof item === 'bigint') return item.toString()
+    if (item && typeof item === 'object' && !Array.isArray(item)) {
+      return Object.fromEntries(Object.entries(item as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+    }
+    return item
+  })
+}
+
+/**
+ * The digest of an audit: SHA-256 over what was asked (strategy, options, network, snapshot, block
+ * time, proposal) and what was found (every voter's line). Where the votes came from and which
+ * version of the package ran are left out, so the same audit seals the same way.
+ */
+export function auditDigest(run: AuditRun, voters: readonly AuditVoter[]): string {
+  const { packageVersion: _version, votesSource: _source, ...asked } = run
+  return createHash('sha256').update(canonicalJson({ asked, voters })).digest('hex')
+}
+
+/** The files {@link writeAuditOutputs} writes. */
+export const auditFiles = ['audit.json', 'audit.csv', 'audit.md', 'audit.html'] as const
+
+/**
+ * Writes `audit.json`, `audit.csv`, `audit.md` and `audit.html` into `dir` (created when missing),
+ * each atomically (a reader never sees half a file).
+ *
+ * @returns the paths written.
+ */
+export function writeAuditOutputs(dir: string, result: AuditResult): string[] {
+  mkdirSync(dir, { recursive: true })
+  const contents: Record<(typeof auditFiles)[number], string> = {
+    'audit.json': `${JSON.stringify(result, (_key, item: unknown) => (typeof item === 'bigint' ? item.toString() : item), 2)}\n`,
+    'audit.csv': renderAuditCsv(result),
+    'audit.md': renderAuditMarkdown(result),
+    'audit.html': renderAuditHtml(result),
+  }
+  return auditFiles.map((name) => {
+    const path = join(dir, name)
+    const temporary = `${path}.tmp`
+    writeFileSync(temporary, contents[name])
+    renameSync(temporary, path)
+    return path
+  })
+}

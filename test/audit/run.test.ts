@@ -1,0 +1,65 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { getAddress, type Address } from 'viem'
+import { afterEach, describe, expect, test } from 'vitest'
+import { auditFiles, runAudit, writeAuditOutputs, type AuditJudge, type AuditJudgment } from '../../src/audit/run.js'
+import type { AuditRun } from '../../src/audit/types.js'
+import type { AuditVote } from '../../src/audit/votes.js'
+import { failure } from '../helpers/async.js'
+
+const at = (n: number) => getAddress(`0x${n.toString(16).padStart(40, '0')}`) as Address
+const run: AuditRun = { packageVersion: '1.0.0', strategy: 'human-verification', options: {}, network: '1', snapshot: '100', blockTimestamp: 1_700_000_000, votesSource: 'votes.csv' }
+const votes: AuditVote[] = [1, 2, 3].map((n) => ({ voter: at(n), choice: 1 + (n % 2), votingPower: n }))
+const expiry = '2026-12-01T00:00:00Z'
+
+const judgments = new Map<string, AuditJudgment>([
+  [at(1).toLowerCase(), { score: 1, eligible: true, method: 'gov-id', verdicts: [{ source: 'human-id', credential: 'gov-id', valid: true, reason: 'valid' }], stamps: { Google: { dedup: false, expiration_date: expiry } } }],
+  [at(2).toLowerCase(), { score: 0, eligible: false, method: null, verdicts: [], stamps: { Google: { dedup: true, expiration_date: expiry } } }],
+  [at(3).toLowerCase(), { score: 0, eligible: false, method: null, verdicts: [] }],
+])
+const judge: AuditJudge = async () => judgments
+
+let dir: string | undefined
+afterEach(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true })
+  dir = undefined
+})
+
+describe('runAudit', () => {
+  test('joins votes and judgments, links wallets, and seals the result', async () => {
+    const result = await runAudit({ votes, run, judge })
+    expect(result.voters.map((voter) => [voter.address, voter.eligible, voter.method])).toEqual([
+      [at(1), true, 'gov-id'],
+      [at(2), false, null],
+      [at(3), false, null],
+    ])
+    expect(result.voters[1]!.linked).toEqual([{ kind: 'dedup-stamp', provider: 'Google', otherAddress: at(1), basis: 'same-credential' }])
+    expect(result.digest).toMatch(/^[0-9a-f]{64}$/)
+  })
+
+  test('the digest is the same on a re-run, from another file, by another version; it changes with any verdict', async () => {
+    const first = await runAudit({ votes, run, judge })
+    const again = await runAudit({ votes, run: { ...run, votesSource: 'elsewhere.json', packageVersion: '9.9.9' }, judge })
+    expect(again.digest).toBe(first.digest)
+    const flipped = new Map(judgments)
+    flipped.set(at(3).toLowerCase(), { ...judgments.get(at(3).toLowerCase())!, eligible: true, method: 'passport' })
+    expect((await runAudit({ votes, run, judge: async () => flipped })).digest).not.toBe(first.digest)
+    expect((await runAudit({ votes, run: { ...run, snapshot: '101' }, judge })).digest).not.toBe(first.digest)
+  })
+
+  test('a voter the judge left out fails the audit instead of counting as unverified', async () => {
+    const partial = new Map(judgments)
+    partial.delete(at(2).toLowerCase())
+    const error = await failure(runAudit({ votes, run, judge: async () => partial }))
+    expect(error).toMatchObject({ name: 'AuditIncompleteError', addresses: [at(2)] })
+  })
+
+  test('writes the four files', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'personhood-audit-'))
+    const result = await runAudit({ votes, run, judge })
+    const written = writeAuditOutputs(dir, result)
+    expect(written.map((path) => path.slice(dir!.length + 1))).toEqual([...auditFiles])
+    expect(JSON.parse(readFileSync(join(dir, 'audit.json'), 'utf8')).digest).toBe(result.digest)
+  })
+})
