@@ -247,7 +247,7 @@ async function startEdrNode(): Promise<BenchNode> {
       direct: served,
       counted: served,
       describe: () =>
-        `a local EDR node (\`@nomicfoundation/edr\` ${edrVersion}, the EVM of hardhat ${hardhatVersion}, created directly with a minimal configuration: \`createEdrProvider\` in test/chain/harness.ts) running in a Node process of its own (test/chain/node-process.ts: ${settings.map((setting) => `\`${setting}\``).join(', ')})`,
+        `a local EDR node (\`@nomicfoundation/edr\` ${edrVersion}, the EVM of hardhat ${hardhatVersion}, created directly with a minimal configuration: \`createEdrProvider\` in src/devchain/edr.ts) running in a Node process of its own (test/chain/node-process.ts: ${settings.map((setting) => `\`${setting}\``).join(', ')})`,
       close: () => node.close(),
     }
   } catch (error) {
@@ -268,7 +268,7 @@ async function bench(node: BenchNode): Promise<string> {
     for (let start = 0; start < addresses.length; start += seedBatch) {
       const subjects = addresses.slice(start, start + seedBatch)
       const args = [subjects, optimismNetwork.circuitIds[credential], expiry, 123456789n, optimismNetwork.issuers[credential]]
-      await chain.write(chain.contracts.hub, 'TestHub', 'setSBTs', args, undefined, seedGas)
+      await chain.write(chain.contracts.hub, 'LocalHub', 'setSBTs', args, undefined, seedGas)
     }
   }
   const snapshot = await chain.mine()

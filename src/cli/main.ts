@@ -33,6 +33,8 @@ export function createProgram(): Command {
     .option('--world-now <iso>', 'reference time of the demo world (default: start of the current UTC day; the server clock stays the real one)')
     .option('--wallets <n>', 'wallets in the demo world', integer('--wallets', 50, 100_000))
     .option('--admin-token <token>', 'admin bearer token (default: random, kept in the state)')
+    .option('--chain', 'also start a local EVM seeded from the same world (Human ID SBTs, permanent stores, clean-hands attestations, Multicall3) and print its JSON-RPC URL')
+    .option('--chain-port <port>', 'port of the local chain\'s JSON-RPC (0: any free port)', integer('--chain-port', 0, 65_535), 8545)
     .action(async (raw: Record<string, unknown>) => {
       if (raw.seed !== 'demo' && raw.seed !== 'empty') throw new InvalidArgumentError('--seed must be demo or empty.')
       const options: ServeOptions = {
@@ -45,6 +47,7 @@ export function createProgram(): Command {
         ...(raw.worldNow !== undefined ? { worldNow: raw.worldNow as string } : {}),
         ...(raw.wallets !== undefined ? { wallets: raw.wallets as number } : {}),
         ...(raw.adminToken !== undefined ? { adminToken: raw.adminToken as string } : {}),
+        ...(raw.chain ? { chain: { port: raw.chainPort as number } } : {}),
       }
       // Each command loads its modules when it runs, so `serve` starts without the clients.
       const { describeServe, startServe } = await import('./serve.js')

@@ -12,6 +12,7 @@ import { createServer, type PersonhoodServer } from '../server/app.js'
 import { createFilePersistence, loadStateFile, type FilePersistence } from '../server/persistence.js'
 import { createEmptyState, randomSecret, Store } from '../server/state/store.js'
 import { stateFromWorld } from '../server/state/world.js'
+import type { LocalChain } from '../devchain/local-chain.js'
 
 /** Options of {@link startServe}. */
 export type ServeOptions = {
@@ -39,6 +40,11 @@ export type ServeOptions = {
   adminToken?: string
   /** The clock (Unix ms). Default `Date.now`. */
   now?: () => number
+  /**
+   * Also start a local chain (an in-process EVM, `personhood/devchain`) seeded from the same state,
+   * serving JSON-RPC on `host` at `port` (default 8545; 0 picks a free port).
+   */
+  chain?: boolean | { port?: number }
 }
 
 /** The base URLs `serve` prints, one per interface. */
@@ -70,7 +76,9 @@ export type RunningServe = {
   startupMs: number
   /** Where the state came from. */
   source: 'data' | 'demo' | 'empty'
-  /** Stops listening and saves the state. */
+  /** The local chain, with `chain`: its JSON-RPC URL is `chain.rpcUrl`. */
+  chain: LocalChain | undefined
+  /** Stops listening (server and chain) and saves the state. */
   close(): Promise<void>
 }
 
@@ -112,6 +120,14 @@ export async function startServe(options: ServeOptions = {}): Promise<RunningSer
       store = new Store(state, { now })
     }
   }
+  // The chain reads the state's chain clock, verifications and attestations once, at start. EDR is
+  // loaded only here, so `serve` without --chain never pays for it.
+  let chain: LocalChain | undefined
+  if (options.chain) {
+    const { startLocalChain } = await import('../devchain/local-chain.js')
+    const chainPort = typeof options.chain === 'object' ? (options.chain.port ?? 8545) : 8545
+    chain = await startLocalChain({ world: store.state, now, rpc: { host, port: chainPort } })
+  }
   const persistence = data ? createFilePersistence({ file: data, store, onError: (error) => console.error('personhood: could not save state:', error) }) : undefined
   const app = createServer({
     store,
@@ -120,6 +136,8 @@ export async function startServe(options: ServeOptions = {}): Promise<RunningSer
     ...(options.latencyMs !== undefined ? { latencyMs: options.latencyMs } : {}),
     ...(options.processingDelayMs !== undefined ? { processingDelayMs: options.processingDelayMs } : {}),
     ...(persistence ? { persistence } : {}),
+    // Smart-contract wallets that sign in (D13) are checked on the local chain.
+    ...(chain ? { chainClient: chain.client } : {}),
   })
   if (persistence && source !== 'data') {
     // A new state file right away, so a restart finds the same world (and secrets).
@@ -127,10 +145,16 @@ export async function startServe(options: ServeOptions = {}): Promise<RunningSer
     await persistence.flush()
   }
 
-  const server = await new Promise<ServerType>((resolve, reject) => {
-    const bound = bindNode({ fetch: app.fetch, port, hostname: host }, () => resolve(bound))
-    bound.once('error', reject)
-  })
+  let server: ServerType
+  try {
+    server = await new Promise<ServerType>((resolve, reject) => {
+      const bound = bindNode({ fetch: app.fetch, port, hostname: host }, () => resolve(bound))
+      bound.once('error', reject)
+    })
+  } catch (error) {
+    await chain?.stop()
+    throw error
+  }
   const address = server.address() as AddressInfo
   const shownHost = host.includes(':') ? `[${host}]` : host
   const url = `http://${shownHost}:${address.port}`
@@ -154,12 +178,14 @@ export async function startServe(options: ServeOptions = {}): Promise<RunningSer
     persistence,
     startupMs: performance.now() - started,
     source,
+    chain,
     close() {
       closing ??= (async () => {
         await new Promise<void>((resolve) => {
           server.close(() => resolve())
           if ('closeAllConnections' in server) server.closeAllConnections()
         })
+        await chain?.stop()
         await persistence?.close()
       })()
       return closing
@@ -187,6 +213,9 @@ export function describeServe(running: RunningServe): string[] {
     `  E1-E7  Human ID            {verification_url}       ${urls.humanId}`,
     `  E8     attestation index   {attestation_index_url}  ${urls.attestationIndex}`,
     `  admin                                               ${urls.admin}`,
+    ...(running.chain
+      ? [`  chain  local EVM, chain ${running.chain.network.chainId} (${running.chain.network.name}) JSON-RPC      ${running.chain.rpcUrl}`]
+      : []),
     '',
     `  API key (X-API-KEY): ${running.apiKey}`,
     `  Admin token (Authorization: Bearer): ${running.adminToken}`,

@@ -56,3 +56,14 @@ export class UnsupportedNetworkError extends BaseError {
     this.network = String(parameters.network)
   }
 }
+
+/**
+ * The local chain (`personhood/devchain`, `personhood serve --chain`) could not start: the EVM did
+ * not load, or the JSON-RPC port could not be bound.
+ */
+export class LocalChainError extends BaseError {
+  override name = 'LocalChainError' as const
+  constructor(parameters: BaseErrorParameters & { shortMessage: string }) {
+    super(parameters.shortMessage, { ...parameters, code: 'LOCAL_CHAIN_FAILED' })
+  }
+}

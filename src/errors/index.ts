@@ -15,5 +15,5 @@ export {
 } from './http.js'
 export { InvalidAddressError, InvalidParameterError, PaginationLimitError } from './input.js'
 export { ScoreTimeoutError, ScoringError } from './scoring.js'
-export { BlockNotAvailableError, ChainReadError, UnsupportedNetworkError } from './chain.js'
+export { BlockNotAvailableError, ChainReadError, LocalChainError, UnsupportedNetworkError } from './chain.js'
 export { AuditIncompleteError, ProposalNotFoundError, SnapshotHubError, VotesFileError } from './audit.js'

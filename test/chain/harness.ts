@@ -1,26 +1,19 @@
 /**
- * An in-process EVM for chain tests: an EDR provider (the EVM of hardhat 2.29.1, the
- * `@nomicfoundation/edr` it ships) created directly with a minimal configuration, without hardhat's
- * config resolution and provider wrappers. The test contracts (compiled with solc-js) are placed at
- * the Optimism addresses with `hardhat_setCode`, or deployed at fresh addresses for a test chain
- * that passes its own constants. Multicall3 always sits at its canonical address.
+ * An in-process EVM for chain tests: an EDR provider (`createEdrProvider` of the local chain,
+ * src/devchain/edr.ts) with one funded, unlocked test account. The local chain's contracts
+ * (precompiled, src/devchain/artifacts.ts) are placed at the Optimism addresses with
+ * `hardhat_setCode`, or deployed at fresh addresses for a test chain that passes its own constants;
+ * test-only contracts come from test/contracts/. Multicall3 always sits at its canonical address.
  *
- * What EDR costs, and what can be turned off: nothing in its configuration turns off its per-step
- * trace. Every call runs under an observer whose trace collector records every EVM step (about
- * 1,000 entries for one `getSBT` inside `aggregate3`, so about 500,000 for a 500-call request);
- * `observability` only adds code coverage and gas reports on top, and the logger and the contract
- * decoder (Solidity stack traces) only act on failures and console.log. This provider leaves all of
- * those out. The trace is kept by the response object until V8 collects it; see `node-process.ts` for
- * how the benchmark's node keeps that from dominating.
+ * EDR keeps a trace of every EVM step of a call until V8 collects the response object; see
+ * `node-process.ts` for how the benchmark's node keeps that from dominating.
  */
-import { createRequire } from 'node:module'
 import {
   createPublicClient,
   custom,
   encodeAbiParameters,
   encodeFunctionData,
   hexToBigInt,
-  hexToBytes,
   numberToHex,
   type Abi,
   type Address,
@@ -28,11 +21,16 @@ import {
   type PublicClient,
 } from 'viem'
 import { privateKeyToAddress } from 'viem/accounts'
+import type { Eip1193ProviderLike } from '../../src/chain/provider.js'
 import { baseSepoliaNetwork, multicall3Address, optimismNetwork, type HumanIdCircuit, type HumanIdIssuerCircuit } from '../../src/chain/constants.js'
+import { createEdrProvider as createEdr, ProviderRpcError } from '../../src/devchain/edr.js'
 import { compileContracts, type CompiledContract, type ContractName } from './compile.js'
 
 /** An EIP-1193 provider (what the EDR provider and the HTTP client of a node process are). */
-export type Eip1193 = { request(args: { method: string; params?: unknown }): Promise<unknown> }
+export type Eip1193 = Eip1193ProviderLike
+
+/** A JSON-RPC error answered by the node (code, message, data). */
+export { ProviderRpcError as NodeRpcError }
 
 /** The addresses of the test contracts on one chain. */
 export type TestContracts = {
@@ -67,99 +65,15 @@ export const genesisDate = '2025-01-01T00:00:00Z'
 /** The funded, unlocked account of every test chain: hardhat's well-known first test key (test only). */
 const testAccountKey: Hex = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'
 
-/** The parts of `@nomicfoundation/edr` (index.d.ts) this harness uses. */
-type EdrResponse = { readonly data: string | unknown }
-type EdrProvider = { handleRequest(request: string): Promise<EdrResponse> }
-type EdrContext = {
-  registerProviderFactory(chainType: string, factory: unknown): Promise<void>
-  createProvider(chainType: string, config: unknown, logger: unknown, subscriptions: unknown, contractDecoder: unknown): Promise<EdrProvider>
-}
-type EdrModule = {
-  EdrContext: new () => EdrContext
-  ContractDecoder: new () => unknown
-  L1_CHAIN_TYPE: string
-  CANCUN: string
-  MineOrdering: { Priority: string }
-  l1ProviderFactory(): unknown
-  l1GenesisState(hardfork: unknown): { address: Uint8Array; balance?: bigint; code?: Uint8Array }[]
-  l1HardforkFromString(hardfork: string): unknown
-}
-
-const require = createRequire(import.meta.url)
-
-/** EDR as hardhat ships it (resolved from hardhat's own folder: the version hardhat pins). */
-function loadEdr(): EdrModule {
-  const fromHardhat = createRequire(require.resolve('hardhat/package.json'))
-  return fromHardhat('@nomicfoundation/edr') as EdrModule
-}
-
-let edrContext: Promise<EdrContext> | undefined
-
-/** EDR allows one context per process; every provider of the process is created from it. */
-function getEdrContext(edr: EdrModule): Promise<EdrContext> {
-  edrContext ??= (async () => {
-    const context = new edr.EdrContext()
-    await context.registerProviderFactory(edr.L1_CHAIN_TYPE, edr.l1ProviderFactory())
-    return context
-  })()
-  return edrContext
-}
-
-/** A JSON-RPC error answered by the node (what a hardhat ProviderError carries: code, message, data). */
-export class NodeRpcError extends Error {
-  override name = 'NodeRpcError'
-  constructor(
-    message: string,
-    readonly code: number,
-    readonly data: unknown,
-  ) {
-    super(message)
-  }
-}
-
-/**
- * Creates an EDR provider: L1 chain type, Cancun (Optimism's EVM, and no per-transaction gas cap
- * for bulk set-up), automine, one funded unlocked account; no logger, no code coverage or gas
- * report, no contract decoder, no subscriptions; failed calls answer errors (no bail-out).
- */
-export async function createEdrProvider(options: EdrNodeOptions = {}): Promise<Eip1193> {
-  const edr = loadEdr()
-  const context = await getEdrContext(edr)
-  const chainId = BigInt(options.chainId ?? 10)
-  const genesisState = edr.l1GenesisState(edr.l1HardforkFromString(edr.CANCUN))
-  genesisState.push({ address: hexToBytes(privateKeyToAddress(testAccountKey)), balance: 10n ** 24n, code: new Uint8Array() })
-  const config = {
-    allowBlocksWithSameTimestamp: false,
-    allowUnlimitedContractSize: false,
-    bailOnCallFailure: false,
-    bailOnTransactionFailure: false,
+/** Creates an EDR provider with the test account funded and unlocked; automine. */
+export function createEdrProvider(options: EdrNodeOptions = {}): Promise<Eip1193> {
+  return createEdr({
+    chainId: options.chainId ?? 10,
+    genesisTime: Math.floor(Date.parse(options.initialDate ?? genesisDate) / 1000),
     blockGasLimit: BigInt(options.blockGasLimit ?? 100_000_000),
-    chainId,
-    coinbase: hexToBytes('0xc014ba5ec014ba5ec014ba5ec014ba5ec014ba5e'),
-    genesisState,
-    hardfork: edr.CANCUN,
-    initialDate: BigInt(Math.floor(Date.parse(options.initialDate ?? genesisDate) / 1000)),
-    minGasPrice: 0n,
-    mining: { autoMine: true, memPool: { order: edr.MineOrdering.Priority } },
-    networkId: chainId,
-    observability: {},
+    genesisAccounts: [{ address: privateKeyToAddress(testAccountKey), balance: 10n ** 24n }],
     ownedAccounts: [testAccountKey],
-    precompileOverrides: [],
-  }
-  const logger = { enable: false, decodeConsoleLogInputsCallback: () => [], printLineCallback: () => {} }
-  const provider = await context.createProvider(edr.L1_CHAIN_TYPE, config, logger, { subscriptionCallback: () => {} }, new edr.ContractDecoder())
-  let id = 0
-  return {
-    async request({ method, params }) {
-      const response = await provider.handleRequest(JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params: params ?? [] }))
-      const body = (typeof response.data === 'string' ? JSON.parse(response.data) : response.data) as {
-        result?: unknown
-        error?: { code: number; message: string; data?: unknown }
-      }
-      if (body.error) throw new NodeRpcError(body.error.message, body.error.code, body.error.data)
-      return body.result
-    },
-  }
+  })
 }
 
 /**
@@ -202,16 +116,16 @@ export class TestChain {
         signProtocol: optimismNetwork.contracts.signProtocol as Address,
         multicall3: multicall3Address,
       }
-      await setCode(provider, contracts.hub, artifacts.TestHub.deployedBytecode)
-      await setCode(provider, contracts.govIdLegacyStore, artifacts.TestLegacyStore.deployedBytecode)
-      await setCode(provider, contracts.phoneLegacyStore, artifacts.TestLegacyStore.deployedBytecode)
-      await setCode(provider, contracts.signProtocol, artifacts.TestSignProtocol.deployedBytecode)
+      await setCode(provider, contracts.hub, artifacts.LocalHub.deployedBytecode)
+      await setCode(provider, contracts.govIdLegacyStore, artifacts.LocalLegacyStore.deployedBytecode)
+      await setCode(provider, contracts.phoneLegacyStore, artifacts.LocalLegacyStore.deployedBytecode)
+      await setCode(provider, contracts.signProtocol, artifacts.LocalSignProtocol.deployedBytecode)
     } else {
       contracts = {
-        hub: await deploy(provider, account, artifacts.TestHub),
-        govIdLegacyStore: await deploy(provider, account, artifacts.TestLegacyStore),
-        phoneLegacyStore: await deploy(provider, account, artifacts.TestLegacyStore),
-        signProtocol: await deploy(provider, account, artifacts.TestSignProtocol),
+        hub: await deploy(provider, account, artifacts.LocalHub),
+        govIdLegacyStore: await deploy(provider, account, artifacts.LocalLegacyStore),
+        phoneLegacyStore: await deploy(provider, account, artifacts.LocalLegacyStore),
+        signProtocol: await deploy(provider, account, artifacts.LocalSignProtocol),
         multicall3: multicall3Address,
       }
     }
@@ -257,7 +171,7 @@ export class TestChain {
 
   /** Sets an SBT on the Hub with explicit public values. */
   setSBT(subject: Address, circuitId: Hex, expiry: bigint, publicValues: readonly bigint[], timestamp?: bigint): Promise<MinedBlock> {
-    return this.write(this.contracts.hub, 'TestHub', 'setSBT', [subject, circuitId, expiry, publicValues], timestamp)
+    return this.write(this.contracts.hub, 'LocalHub', 'setSBT', [subject, circuitId, expiry, publicValues], timestamp)
   }
 
   /**
@@ -276,12 +190,12 @@ export class TestChain {
   }
 
   revokeSBT(subject: Address, circuit: HumanIdCircuit, timestamp?: bigint): Promise<MinedBlock> {
-    return this.write(this.contracts.hub, 'TestHub', 'revokeSBT', [subject, optimismNetwork.circuitIds[circuit]], timestamp)
+    return this.write(this.contracts.hub, 'LocalHub', 'revokeSBT', [subject, optimismNetwork.circuitIds[circuit]], timestamp)
   }
 
   setLegacyUnique(store: 'gov-id' | 'phone', user: Address, actionId: bigint, value = true): Promise<MinedBlock> {
     const address = store === 'gov-id' ? this.contracts.govIdLegacyStore : this.contracts.phoneLegacyStore
-    return this.write(address, 'TestLegacyStore', 'setIsUniqueForAction', [user, actionId, value])
+    return this.write(address, 'LocalLegacyStore', 'setIsUniqueForAction', [user, actionId, value])
   }
 
   /** Stores a Sign Protocol attestation; `recipient` is ABI-encoded as a string into recipients[0]. */
@@ -296,7 +210,7 @@ export class TestChain {
     const recipients = [encodeAbiParameters([{ type: 'string' }], [options.recipient])]
     return this.write(
       this.contracts.signProtocol,
-      'TestSignProtocol',
+      'LocalSignProtocol',
       'attest',
       [options.attestationId, options.schemaId ?? 8n, options.attester ?? optimismNetwork.cleanHands.attester, options.validUntil, recipients],
       options.timestamp,
@@ -304,7 +218,7 @@ export class TestChain {
   }
 
   revokeAttestation(attestationId: bigint, timestamp?: bigint): Promise<MinedBlock> {
-    return this.write(this.contracts.signProtocol, 'TestSignProtocol', 'revoke', [attestationId], timestamp)
+    return this.write(this.contracts.signProtocol, 'LocalSignProtocol', 'revoke', [attestationId], timestamp)
   }
 }
 

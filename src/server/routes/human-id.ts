@@ -31,16 +31,16 @@ import {
   humanIdIssuers,
   optimismChainId,
 } from '../../world/constants.js'
-import type { AttestationRow, CleanHandsSbt, Verification, WorldChain } from '../../world/types.js'
+import { blockToTime, timeToBlock, type ChainTimeBase } from '../../world/chain-time.js'
+import type { AttestationRow, CleanHandsSbt, Verification } from '../../world/types.js'
 import type { ServerContext } from '../context.js'
 import { errorResponse, parseRequest } from '../auth/respond.js'
 
 // ---------------------------------------------------------------------------------------------
-// Time: blocks and seconds
+// Time: blocks and seconds (the chain clock is the world's: src/world/chain-time.ts)
 // ---------------------------------------------------------------------------------------------
 
-/** The time base of a chain: block `n` is mined at `genesisTime + n * blockTimeSeconds` (Unix seconds). */
-export type ChainTimeBase = Pick<WorldChain, 'genesisTime' | 'blockTimeSeconds'>
+export { blockToTime, timeToBlock, type ChainTimeBase }
 
 /** `expirationDate` of a verification that never expires (a permanent store): 9999-12-31T23:59:59Z. */
 export const neverExpires = 253_402_300_799
@@ -49,21 +49,6 @@ export const neverExpires = 253_402_300_799
 export function toSeconds(now: Date | number): number {
   const ms = typeof now === 'number' ? now : now.getTime()
   return Math.floor(ms / 1000)
-}
-
-/**
- * The Unix time of a block: `genesisTime + block * blockTimeSeconds`.
- *
- * @example
- * blockToTime(100n, { genesisTime: 1_600_000_000, blockTimeSeconds: 2 }) // 1_600_000_200
- */
-export function blockToTime(block: bigint, base: ChainTimeBase): number {
-  return base.genesisTime + Number(block) * base.blockTimeSeconds
-}
-
-/** The latest block mined at or before `time` (Unix seconds); -1 before genesis. */
-export function timeToBlock(time: number, base: ChainTimeBase): number {
-  return Math.floor((time - base.genesisTime) / base.blockTimeSeconds)
 }
 
 /**

@@ -3,7 +3,7 @@ pragma solidity ^0.8.28;
 
 /// @title Multicall3, the parts this package uses, with the canonical ABI
 /// (deployed at 0xcA11bde05977b3631167028862bE2a173976CA11 on every chain that matters).
-/// @notice Placed at the canonical address in tests with `hardhat_setCode`.
+/// @notice Placed at the canonical address of the local chain and of the test chains.
 contract Multicall3 {
     struct Call3 {
         address target;

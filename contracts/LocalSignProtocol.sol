@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-/// @title Test double of Sign Protocol's registry on Optimism (0x945C44803E92a3495C32be951052a62E45A5D964).
+/// @title Sign Protocol's registry on the local chain (Optimism 0x945C44803E92a3495C32be951052a62E45A5D964).
 /// @notice Same `getAttestation(uint64)` ABI; an unknown id returns the zero attestation, as the
-/// registry's storage read does. `attest` and `revoke` are open to anyone: test only.
-contract TestSignProtocol {
+/// registry's storage read does. `attest` and `revoke` are open to anyone: for the local chain and
+/// tests only.
+contract LocalSignProtocol {
     struct Attestation {
         uint64 schemaId;
         uint64 linkedAttestationId;

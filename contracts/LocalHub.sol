@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-/// @title Test double of the Human ID Hub V3 (Optimism 0x2AA822e264F8cc31A2b9C22f39e5551241e94DfB).
-/// @notice Same storage shape, same `getSBT` / `sbtOwners` ABI and revert messages as the field notes
-/// describe. `setSBT`, `setSBTs` and `revokeSBT` are open to anyone: test only.
-contract TestHub {
+/// @title The Human ID Hub V3 of the local chain (Optimism 0x2AA822e264F8cc31A2b9C22f39e5551241e94DfB).
+/// @notice Same storage shape, same `getSBT` / `sbtOwners` ABI and revert messages as the Hub
+/// on Optimism (docs/devchain.md). `setSBT`, `setSBTs` and `revokeSBT` are
+/// open to anyone: for the local chain (`personhood/devchain`, which seeds it from the world) and
+/// tests only, never for a real network.
+contract LocalHub {
     struct SBT {
         uint256 expiry;
         /// [expiry, recipient, actionId, actionNullifier, issuer]
