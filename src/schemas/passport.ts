@@ -13,12 +13,16 @@ import {
 // A1: score record
 // ---------------------------------------------------------------------------------------------
 
-/** A1 stamp score entry as our server emits it: `{ score: "0.73300", dedup, expiration_date, source_wallet? }`. */
+/**
+ * A1 stamp score entry as our server emits it: `{ score: "0.73300", dedup, expiration_date, source_wallet?, reason? }`.
+ * `reason` (our server's extension) says why a stored stamp is listed at 0 although it is not dedup'ed.
+ */
 export const v2StampScoreSchema = z.object({
   score: v2DecimalSchema,
   dedup: z.boolean(),
   expiration_date: isoTimestampSchema.nullable(),
   source_wallet: z.string().nullable().optional(),
+  reason: z.string().optional(),
 })
 /** What {@link v2StampScoreSchema} returns. */
 export type V2StampScore = z.output<typeof v2StampScoreSchema>
@@ -30,10 +34,13 @@ export const v2StampScoreResponseSchema = z
     dedup: z.boolean(),
     expiration_date: isoTimestampSchema.nullable(),
     source_wallet: z.string().nullish(),
+    reason: z.string().nullish(),
   })
-  .transform(
-    ({ source_wallet, ...entry }): V2StampScore => (source_wallet === undefined ? entry : { ...entry, source_wallet }),
-  )
+  .transform(({ source_wallet, reason, ...entry }): V2StampScore => ({
+    ...entry,
+    ...(source_wallet === undefined ? {} : { source_wallet }),
+    ...(typeof reason === 'string' ? { reason } : {}),
+  }))
 /** What {@link v2StampScoreResponseSchema} accepts. */
 export type V2StampScoreResponseInput = z.input<typeof v2StampScoreResponseSchema>
 

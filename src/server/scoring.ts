@@ -56,7 +56,7 @@ function extractFacts(credential: Record<string, unknown>): CredentialFacts | un
   return { provider, hash, issuer, issuedAt, expiresAt, subject: match[1]!.toLowerCase() }
 }
 
-/** One stamp that counts (the first valid one of its provider). */
+/** One stamp that counts (the first valid one of its provider), or one listed at 0 because its proof fails. */
 export type ScoredStamp = {
   provider: string
   hash: string
@@ -66,6 +66,8 @@ export type ScoredStamp = {
   dedup: boolean
   /** Unix ms: the credential's expiry, or the owner's when dedup'ed. */
   expiresAt: number
+  /** Why a stored stamp earns 0 although it is readable: its proof does not verify (a stamp stored before proofs were checked). */
+  rejected?: 'bad-proof' | 'unknown-issuer' | undefined
 }
 
 /** What {@link computeScore} returns. */
@@ -101,6 +103,11 @@ export type ComputeScoreParameters = {
   claims: Readonly<Record<string, DedupClaim>>
   /** Unix ms. */
   at: number
+  /**
+   * Checks a stamp's proof against its issuer's key: undefined when it holds, else why not. A stamp
+   * whose proof fails never counts and claims nothing; it is listed at 0 with the reason.
+   */
+  checkProof: (stamp: unknown) => 'unreadable' | 'bad-proof' | 'unknown-issuer' | undefined
 }
 
 const weightCache = new WeakMap<object, Map<string, bigint>>()
@@ -117,6 +124,8 @@ function weightUnits(scorer: Scorer): Map<string, bigint> {
 /**
  * Scores an address with a scorer (field notes §1): drops stamps that are unreadable, issued to
  * another subject, not yet issued, expired (`expirationDate < at`) or from an untrusted issuer;
+ * lists at 0 a stamp whose proof does not verify against its issuer's key (unless a valid stamp of
+ * the same provider counts);
  * keeps the first stamp per provider; deduplicates first-claimant-wins (an unclaimed or lapsed hash
  * is claimed, the owner's renewal extends its claim, another owner's live claim makes the stamp
  * dedup'ed); sums the weights exactly.
@@ -126,10 +135,11 @@ function weightUnits(scorer: Scorer): Map<string, bigint> {
  * Object.assign(state.claims['1'], result.claims)
  */
 export function computeScore(parameters: ComputeScoreParameters): ScoreComputation {
-  const { address, stamps, scorer, trustedIssuers, claims, at } = parameters
+  const { address, stamps, scorer, trustedIssuers, claims, at, checkProof } = parameters
   const weights = weightUnits(scorer)
   const seen = new Set<string>()
   const scored: ScoredStamp[] = []
+  const rejected = new Map<string, ScoredStamp>()
   const newClaims: Record<string, DedupClaim> = {}
   let total = 0n
   let expiresAt: number | null = null
@@ -138,8 +148,15 @@ export function computeScore(parameters: ComputeScoreParameters): ScoreComputati
     if (!facts || facts.subject !== address) continue
     if (facts.expiresAt < at || facts.issuedAt > at || !trustedIssuers.has(facts.issuer)) continue
     if (seen.has(facts.provider)) continue
-    seen.add(facts.provider)
     const weight = weights.get(facts.provider) ?? 0n
+    const problem = checkProof(stamp)
+    if (problem) {
+      if (!rejected.has(facts.provider)) {
+        rejected.set(facts.provider, { provider: facts.provider, hash: facts.hash, weight: 0n, dedup: false, expiresAt: facts.expiresAt, rejected: problem === 'unknown-issuer' ? 'unknown-issuer' : 'bad-proof' })
+      }
+      continue
+    }
+    seen.add(facts.provider)
     const claim = newClaims[facts.hash] ?? claims[facts.hash]
     if (claim && claim.owner !== address && claim.expiresAt >= at) {
       scored.push({ provider: facts.provider, hash: facts.hash, weight, dedup: true, expiresAt: claim.expiresAt })
@@ -151,6 +168,7 @@ export function computeScore(parameters: ComputeScoreParameters): ScoreComputati
     total += weight
     if (expiresAt === null || facts.expiresAt < expiresAt) expiresAt = facts.expiresAt
   }
+  for (const [provider, stamp] of rejected) if (!seen.has(provider)) scored.push(stamp)
   const threshold = parseDecimal(scorer.threshold, weightScale)
   return {
     address,
@@ -167,6 +185,12 @@ export function computeScore(parameters: ComputeScoreParameters): ScoreComputati
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString()
+
+/** The `reason` of a stamp listed at 0 because its proof fails. */
+export const rejectionReasons = {
+  'bad-proof': 'The credential was not counted: its proof does not verify against its issuer\u2019s key.',
+  'unknown-issuer': 'The credential was not counted: its issuer has no key on this server, so its proof cannot be checked.',
+} as const
 const v2 = (units: bigint): string => formatScaledDecimal(units, weightScale, v2DecimalPlaces)
 const v1 = (units: bigint): string => formatScaledDecimal(units, weightScale, v1DecimalPlaces)
 
@@ -175,9 +199,10 @@ export function toV2Score(result: ScoreComputation): V2Score {
   const stamps: Record<string, V2StampScore> = {}
   for (const stamp of result.stamps) {
     stamps[stamp.provider] = {
-      score: stamp.dedup ? v2(0n) : v2(stamp.weight),
+      score: stamp.dedup || stamp.rejected ? v2(0n) : v2(stamp.weight),
       dedup: stamp.dedup,
       expiration_date: iso(stamp.expiresAt),
+      ...(stamp.rejected ? { reason: rejectionReasons[stamp.rejected] } : {}),
     }
   }
   return {
@@ -198,7 +223,7 @@ export function toSubmissionResult(result: ScoreComputation): SubmissionResult {
     rawScore: v1(result.total),
     threshold: v1(result.threshold),
     passing: result.passing,
-    stampScores: Object.fromEntries(result.stamps.map((stamp) => [stamp.provider, v1(stamp.dedup ? 0n : stamp.weight)])),
+    stampScores: Object.fromEntries(result.stamps.map((stamp) => [stamp.provider, v1(stamp.dedup || stamp.rejected ? 0n : stamp.weight)])),
     expiresAt: result.expiresAt,
     error: result.error,
   }

@@ -144,13 +144,22 @@ describe('records', () => {
     expect(verifyStampCredential(credential, issuer.privateKey)).toBe(true)
     expect(verifyStampCredential({ ...credential, expirationDate: '2030-01-01T00:00:00.000Z' }, issuer.privateKey)).toBe(false)
 
+    // Raw JSON is stored as given (the admin seeds states), but a credential edited after signing
+    // is listed at 0 with the reason: its proof no longer verifies.
     const raw = { ...credential, credentialSubject: { ...credential.credentialSubject, provider: 'Google', hash: 'v0.0.0:raw' } }
     await h.call('/admin/stamps', { method: 'POST', admin: true, json: { address, provider: 'Google', stamp: raw } })
     expect((await h.call(`/admin/stamps/${address}`, { admin: true })).body.map((record: { provider: string }) => record.provider)).toEqual(['Discord', 'Google'])
-    expect((await h.call(`/v2/stamps/1/score/${address}`)).body.score).toBe('1.04100')
+    const scored = (await h.call(`/v2/stamps/1/score/${address}`)).body
+    expect(scored.score).toBe('0.51600')
+    expect(scored.stamps.Google).toEqual({
+      score: '0.00000',
+      dedup: false,
+      expiration_date: '2025-08-01T00:00:00.000Z',
+      reason: 'The credential was not counted: its proof does not verify against its issuer’s key.',
+    })
 
     expect((await h.call(`/admin/stamps/${address}?provider=Discord`, { method: 'DELETE', admin: true })).body.deleted).toHaveLength(1)
-    expect((await h.call(`/v2/stamps/1/score/${address}`)).body.score).toBe('0.52500')
+    expect((await h.call(`/v2/stamps/1/score/${address}`)).body.score).toBe('0.00000')
     await h.call(`/admin/stamps/${address}`, { method: 'DELETE', admin: true })
     expect((await h.call(`/v2/stamps/${address}`)).body.items).toEqual([])
   })

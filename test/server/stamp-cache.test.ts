@@ -164,7 +164,7 @@ describe('D1-D3 bulk writes', () => {
   })
 
   test('more than 100 items is a 422; 100 is fine', async () => {
-    const items = (count: number) => Array.from({ length: count }, (_, i) => ({ provider: `P${i}`, stamp: { n: i } }))
+    const items = (count: number) => Array.from({ length: count }, (_, i) => ({ provider: `P${i}`, stamp: credential(alice.address, `P${i}`) }))
     const tooMany = await call(harness.app, 'POST', '/stamp-cache/stamps/bulk', { token, body: items(101) })
     expect(tooMany.status).toBe(422)
     expect(validationErrorBodySchema.parse(tooMany.body).detail).toEqual([
@@ -201,12 +201,14 @@ describe('D1-D3 bulk writes', () => {
     expect((await call(harness.app, 'DELETE', '/stamp-cache/stamps/bulk', { body: [] })).status).toBe(401)
   })
 
-  test('a stamp copied from another address does not count for the writer', async () => {
-    const { body } = await call(harness.app, 'POST', '/stamp-cache/stamps/bulk', {
+  test('a stamp issued to another address is refused (403) and not stored', async () => {
+    const { status, body } = await call(harness.app, 'POST', '/stamp-cache/stamps/bulk', {
       token,
       body: [{ provider: 'Google', stamp: credential(bob.address, 'Google') }],
     })
-    expect(stampsWithScoreResponseSchema.parse(body).score.score).toBe('0.00000')
+    expect(status).toBe(403)
+    expect(body).toEqual({ detail: `Item 0: the credential's subject is ${bob.address.toLowerCase()}, not the address you signed in with.` })
+    expect(harness.store.cachedStamps(alice.address)).toEqual([])
   })
 })
 
@@ -422,5 +424,102 @@ describe('contract: the stamp-cache client against the server', () => {
     )
     harness.clock.now += 8 * day
     await expect(cache.getStakes()).rejects.toBeInstanceOf(AuthenticationError)
+  })
+})
+
+describe('stamp proofs: only a credential its issuer signed, for the writer, is stored or counted', () => {
+  const providers = ['Google', 'Discord', 'Ens']
+
+  test('40 self-made credentials with a trusted issuer and a junk proof are refused, and score nothing', async () => {
+    const forged = Array.from({ length: 40 }, (_, i) => {
+      const real = credential(alice.address, providers[i % 3]!, `v0.0.0:made-up-${i}`)
+      return { provider: providers[i % 3]!, stamp: { ...real, proof: { ...real.proof, jws: 'not..a-signature' } } }
+    })
+    const { status, body } = await call(harness.app, 'POST', '/stamp-cache/stamps/bulk', { token, body: forged })
+    expect(status).toBe(422)
+    const detail = validationErrorBodySchema.parse(body).detail
+    expect(detail).toHaveLength(40)
+    expect(detail[0]).toEqual({ loc: ['body', 0, 'stamp', 'proof'], msg: 'The credential’s proof does not verify against its issuer’s key.', type: 'value_error' })
+    expect(harness.store.cachedStamps(alice.address)).toEqual([])
+    const score = harness.store.score(alice.address, { scorerId: 1 })
+    expect([score.score, score.passing_score]).toEqual(['0.00000', false])
+  })
+
+  test('a signed credential with any field changed after signing is refused', async () => {
+    const real = credential(alice.address, 'Google')
+    for (const edited of [
+      { ...real, expirationDate: new Date(start + 900 * day).toISOString() },
+      { ...real, credentialSubject: { ...real.credentialSubject, hash: 'v0.0.0:other' } },
+      { ...real, issuer: 'did:ethr:0x0000000000000000000000000000000000000001' },
+    ]) {
+      const { status } = await call(harness.app, 'POST', '/stamp-cache/stamps/bulk', { token, body: [{ provider: 'Google', stamp: edited }] })
+      expect(status).toBe(422)
+    }
+    // The same credential, keys in another order, is the same credential.
+    const reordered = Object.fromEntries(Object.entries(real).reverse())
+    const { status } = await call(harness.app, 'POST', '/stamp-cache/stamps/bulk', { token, body: [{ provider: 'Google', stamp: reordered }] })
+    expect(status).toBe(201)
+  })
+
+  test('an item whose provider is not its credential’s is refused', async () => {
+    const { status, body } = await call(harness.app, 'POST', '/stamp-cache/stamps/bulk', { token, body: [{ provider: 'Ens', stamp: credential(alice.address, 'Google') }] })
+    expect(status).toBe(422)
+    expect(validationErrorBodySchema.parse(body).detail[0]!.loc).toEqual(['body', 0, 'provider'])
+  })
+
+  test('a forged credential stored before proofs were checked is listed at 0 with the reason; good stamps still count', async () => {
+    const real = credential(alice.address, 'Google')
+    harness.store.addStamps(alice.address, [
+      { provider: 'Google', stamp: { ...real, proof: { ...real.proof, jws: 'not..a-signature' } } },
+      { provider: 'Discord', stamp: credential(alice.address, 'Discord') },
+    ])
+    const score = harness.store.score(alice.address, { scorerId: 1 })
+    expect(score.score).toBe('7.25000')
+    expect(score.stamps.Google).toMatchObject({ score: '0.00000', dedup: false, reason: 'The credential was not counted: its proof does not verify against its issuer’s key.' })
+    // A forged copy claims nothing: the real owner of the hash is not dedup'ed by it.
+    expect(harness.store.claim(1, real.credentialSubject.hash)).toBeUndefined()
+  })
+
+  test('theft: a victim’s unscored stamp, read from D6 and re-addressed to the thief, is refused; the victim still counts it', async () => {
+    const bobToken = await signIn(harness, bob)
+    const victims = await call(harness.app, 'POST', '/stamp-cache/stamps/bulk', { token: bobToken, body: [{ provider: 'Google', stamp: credential(bob.address, 'Google') }] })
+    expect(victims.status).toBe(201)
+    const listed = stampsResponseSchema.parse((await call(harness.app, 'GET', `/stamp-cache/stamp?address=${bob.address}`)).body)
+    const stolen = listed.stamps[0]!.stamp as ReturnType<typeof credential>
+
+    // As it is: the subject is the victim, not the thief (403).
+    expect((await call(harness.app, 'POST', '/stamp-cache/stamps/bulk', { token, body: [{ provider: 'Google', stamp: stolen }] })).status).toBe(403)
+    // Re-addressed to the thief: the proof covers the subject (422).
+    const readdressed = { ...stolen, credentialSubject: { ...stolen.credentialSubject, id: `did:pkh:eip155:1:${alice.address.toLowerCase()}` } }
+    const attack = await call(harness.app, 'POST', '/stamp-cache/stamps/bulk', { token, body: [{ provider: 'Google', stamp: readdressed }] })
+    expect(attack.status).toBe(422)
+    expect(harness.store.cachedStamps(alice.address)).toEqual([])
+
+    const thief = harness.store.score(alice.address, { scorerId: 1 })
+    expect(thief.score).toBe('0.00000')
+    const victim = harness.store.score(bob.address, { scorerId: 1 })
+    expect(victim.stamps.Google).toEqual({ score: '10.50000', dedup: false, expiration_date: new Date(start + 90 * day).toISOString() })
+  })
+
+  test('a wallet keeps at most its quota of stamps', async () => {
+    const many = (from: number) => Array.from({ length: 100 }, (_, i) => ({ provider: `P${from + i}`, stamp: credential(alice.address, `P${from + i}`) }))
+    expect((await call(harness.app, 'POST', '/stamp-cache/stamps/bulk', { token, body: many(0) })).status).toBe(201)
+    expect((await call(harness.app, 'POST', '/stamp-cache/stamps/bulk', { token, body: many(100) })).status).toBe(201)
+    const over = await call(harness.app, 'POST', '/stamp-cache/stamps/bulk', { token, body: many(200).slice(0, 1) })
+    expect(over.status).toBe(422)
+    expect(over.body).toEqual({ detail: 'Stamp quota: a wallet keeps at most 200 stamps; this write would leave 201.' })
+    // Replacing a provider it holds is within the quota.
+    expect((await call(harness.app, 'POST', '/stamp-cache/stamps/bulk', { token, body: many(0).slice(0, 1) })).status).toBe(201)
+    expect(harness.store.cachedStamps(alice.address)).toHaveLength(200)
+  })
+
+  test('a wallet keeps at most its quota of bytes', async () => {
+    const big = (from: number) =>
+      Array.from({ length: 60 }, (_, i) => ({ provider: `B${from + i}`, stamp: credential(alice.address, `B${from + i}`, `v0.0.0:${'x'.repeat(3000)}${from + i}`) }))
+    expect((await call(harness.app, 'POST', '/stamp-cache/stamps/bulk', { token, body: big(0) })).status).toBe(201)
+    const over = await call(harness.app, 'POST', '/stamp-cache/stamps/bulk', { token, body: big(60) })
+    expect(over.status).toBe(422)
+    expect((over.body as { detail: string }).detail).toMatch(/^Stamp quota: a wallet keeps at most 262144 bytes of stamps; this write would leave \d+\.$/)
+    expect(harness.store.cachedStamps(alice.address)).toHaveLength(60)
   })
 })

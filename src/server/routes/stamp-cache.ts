@@ -7,6 +7,11 @@
  *   403; a malformed one a 400.
  * - Bulk writes carry at most 100 stamps (more: 422); PATCH items without `stamp` are deletions;
  *   deleting nothing is a 404; save-status updates touch only the caller's records.
+ * - Every written stamp must be a credential whose subject is the token's address (else 403), whose
+ *   provider is the item's, and whose proof verifies against its issuer's key (else 422): a stamp
+ *   copied from another wallet and re-addressed, or made up, is never stored.
+ * - A wallet stores at most `maxStampsPerWallet` stamps and `maxStampBytesPerWallet` bytes of
+ *   them (else 422; see the store).
  * - D7/D8 score through the store (the same engine and dedup claims as A1), shaped as InternalScore.
  * - Terms of service: type `IST` only (others 400); the text to sign ends in `Nonce: <nonce>`; D12
  *   checks the nonce (issued for that address and type, single use) and an EIP-191 signature of the
@@ -34,6 +39,7 @@ import {
 import type { ValidationErrorItem } from '../../schemas/common.js'
 import { isValidAddress } from '../../utils/address.js'
 import type { ServerContext } from '../context.js'
+import { readCredentialFacts } from '../scoring.js'
 import { HttpError } from '../errors.js'
 import { bearerAuth, issueAccessToken, type BearerVariables } from '../auth/jwt.js'
 import { errorResponse, parseRequest, readJsonBody } from '../auth/respond.js'
@@ -98,6 +104,38 @@ function tosTypeError(tosType: string): Response | undefined {
 }
 
 const bulkWriteSchema = cacheStampPayloadListSchema
+
+const problemMessages = {
+  unreadable: 'Not a stamp credential: it needs credentialSubject (id, hash, provider), issuer, issuanceDate, expirationDate and a proof.',
+  'unknown-issuer': 'The credential\u2019s issuer is not known to this server: its proof cannot be checked.',
+  'bad-proof': 'The credential\u2019s proof does not verify against its issuer\u2019s key.',
+} as const
+
+/**
+ * Checks the stamps of a bulk write: each is a readable credential for the token's address (403),
+ * of the item's provider, with a proof that verifies (422 listing every bad item).
+ */
+function checkWrittenStamps(ctx: ServerContext, items: readonly CacheStampPayload[], owner: Address): Response | undefined {
+  const problems: ValidationErrorItem[] = []
+  for (const [index, item] of items.entries()) {
+    if (item.stamp === undefined || item.stamp === null) continue
+    const facts = readCredentialFacts(item.stamp)
+    if (!facts) {
+      problems.push({ loc: ['body', index, 'stamp'], msg: problemMessages.unreadable, type: 'value_error' })
+      continue
+    }
+    if (facts.subject !== owner) {
+      return errorResponse(403, `Item ${index}: the credential's subject is ${facts.subject}, not the address you signed in with.`)
+    }
+    if (facts.provider !== item.provider) {
+      problems.push({ loc: ['body', index, 'provider'], msg: `The item's provider "${item.provider.slice(0, 60)}" is not the credential's ("${facts.provider.slice(0, 60)}").`, type: 'value_error' })
+      continue
+    }
+    const problem = ctx.store.checkStampProof(item.stamp)
+    if (problem) problems.push({ loc: ['body', index, 'stamp', 'proof'], msg: problemMessages[problem], type: 'value_error' })
+  }
+  return problems.length ? errorResponse(422, problems) : undefined
+}
 
 /**
  * The stamp-cache routes (D1-D13) and the SIWE nonce endpoint, at their spec paths
@@ -176,6 +214,8 @@ export function createStampCacheRoutes(ctx: ServerContext): Hono<StampCacheEnv> 
     const owner = c.var.address
     const forbidden = checkPayloadAddresses(body.data, owner)
     if (forbidden) return forbidden
+    const refused = checkWrittenStamps(ctx, body.data, owner)
+    if (refused) return refused
     if (mode === 'post') {
       const missing: ValidationErrorItem[] = body.data.flatMap((item: CacheStampPayload, index: number) =>
         item.stamp === undefined || item.stamp === null ? [{ loc: ['body', index, 'stamp'], msg: 'Field required', type: 'missing' }] : [],

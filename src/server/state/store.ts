@@ -11,7 +11,8 @@ import { privateKeyToAccount } from 'viem/accounts'
 import type { ModelName } from '../../schemas/model.js'
 import type { V2Score } from '../../schemas/passport.js'
 import type { CachedStamp, SaveStatus } from '../../schemas/stamp-cache.js'
-import { UnknownScorerError } from '../errors.js'
+import { HttpError, UnknownScorerError } from '../errors.js'
+import { checkStampCredential, type CredentialProblem } from './credentials.js'
 import { computeScore, toSubmissionResult, toV2Score, type ScoreComputation } from '../scoring.js'
 import type {
   ApiKey,
@@ -60,6 +61,12 @@ export type ChangeListener = (revision: number) => void
  */
 export const maxHistoryEvents = 1000
 
+/** Most stamps one wallet keeps in the cache (a provider holds one: the catalogue has fewer than this). */
+export const maxStampsPerWallet = 200
+
+/** Most bytes of stamp JSON one wallet keeps in the cache (a stamp credential is about 1 KB). */
+export const maxStampBytesPerWallet = 256 * 1024
+
 const nonceBooks = { signing: 'signingNonces', tos: 'tosNonces', siwe: 'siweNonces' } as const
 
 const sha256 = (value: string): Buffer => createHash('sha256').update(value).digest()
@@ -89,6 +96,7 @@ export class Store {
   readonly #now: () => number
   readonly #keyDigests = new Map<string, Buffer>()
   #trusted: { issuers: StampIssuer[]; set: Set<string> } | undefined
+  #issuerKeys: { issuers: StampIssuer[]; keys: Map<string, Hex>; checked: WeakMap<object, CredentialProblem | null> } | undefined
 
   constructor(state: ServerState, options: { now?: () => number } = {}) {
     this.#state = state
@@ -191,6 +199,25 @@ export class Store {
     return found
   }
 
+  /**
+   * Checks a stamp credential's proof against its issuer's key (memoized per stamp object).
+   *
+   * @returns undefined when the proof holds, else why not.
+   */
+  checkStampProof(stamp: unknown): CredentialProblem | undefined {
+    const issuers = this.#state.stampIssuers
+    if (!this.#issuerKeys || this.#issuerKeys.issuers !== issuers) {
+      this.#issuerKeys = { issuers, keys: new Map(issuers.map((issuer) => [issuer.did, issuer.privateKey])), checked: new WeakMap() }
+    }
+    const { keys, checked } = this.#issuerKeys
+    if (!stamp || typeof stamp !== 'object') return 'unreadable'
+    const known = checked.get(stamp)
+    if (known !== undefined) return known ?? undefined
+    const problem = checkStampCredential(stamp, (did) => keys.get(did))
+    checked.set(stamp, problem ?? null)
+    return problem
+  }
+
   /** DIDs of the trusted stamp issuers. */
   trustedIssuers(): ReadonlySet<string> {
     const issuers = this.#state.stampIssuers
@@ -221,6 +248,16 @@ export class Store {
     this.mutate((state) => {
       const at = this.#now()
       let records = state.stamps[owner] ?? []
+      // The wallet's quota, checked on what it would hold after the write (nothing is written when over).
+      const replaced = new Set(stamps.map((write) => write.provider))
+      const after = [...records.filter((record) => !replaced.has(record.provider)).map((record) => record.stamp), ...stamps.map((write) => write.stamp)]
+      if (after.length > maxStampsPerWallet) {
+        throw new HttpError(422, `Stamp quota: a wallet keeps at most ${maxStampsPerWallet} stamps; this write would leave ${after.length}.`)
+      }
+      const bytes = after.reduce<number>((total, stamp) => total + Buffer.byteLength(JSON.stringify(stamp) ?? ''), 0)
+      if (bytes > maxStampBytesPerWallet) {
+        throw new HttpError(422, `Stamp quota: a wallet keeps at most ${maxStampBytesPerWallet} bytes of stamps; this write would leave ${bytes}.`)
+      }
       for (const { provider, stamp } of stamps) {
         records = records.filter((record) => record.provider !== provider)
         records.push({
@@ -315,7 +352,7 @@ export class Store {
   #compute(state: ServerState, scorer: Scorer, address: Address, at: number): ScoreComputation {
     const claims = (state.claims[scorer.id] ??= {})
     const stamps = (state.stamps[address] ?? []).map((record) => record.stamp)
-    const result = computeScore({ address, stamps, scorer, trustedIssuers: this.trustedIssuers(), claims, at })
+    const result = computeScore({ address, stamps, scorer, trustedIssuers: this.trustedIssuers(), claims, at, checkProof: (stamp) => this.checkStampProof(stamp) })
     Object.assign(claims, result.claims)
     return result
   }
