@@ -183,3 +183,48 @@ export class ResponseValidationError extends BaseError {
     this.issues = parameters.issues
   }
 }
+
+/**
+ * The server redirected a request to another origin. The request carried an API key or a bearer
+ * token, so the redirect was not followed: the credentials go only to the configured host.
+ */
+export class RedirectRefusedError extends BaseError {
+  override name = 'RedirectRefusedError' as const
+  readonly method: string
+  readonly url: string
+  readonly status: number
+  /** The origin the server redirected to (scheme, host and port only). */
+  readonly location: string
+  constructor(parameters: BaseErrorParameters & { method: string; url: string; status: number; location: string; reason?: string }) {
+    super(`The server redirected the request to another host (${parameters.location}); it was not followed.`, {
+      ...parameters,
+      code: 'REDIRECT_REFUSED',
+      metaMessages: [`Request: ${parameters.method} ${parameters.url}`, `Status: ${parameters.status}`, ...(parameters.metaMessages ?? [])],
+      details:
+        parameters.details ??
+        parameters.reason ??
+        'Requests carry the API key or bearer token, which must never reach another host. Configure the base URL the service redirects to, if you trust it.',
+    })
+    this.method = parameters.method
+    this.url = parameters.url
+    this.status = parameters.status
+    this.location = parameters.location
+  }
+}
+
+/** A response body larger than the client accepts; it was not read whole. */
+export class ResponseTooLargeError extends BaseError {
+  override name = 'ResponseTooLargeError' as const
+  readonly url: string
+  readonly limitBytes: number
+  constructor(parameters: BaseErrorParameters & { method: string; url: string; status: number; limitBytes: number }) {
+    super(`The response body is larger than ${parameters.limitBytes} bytes; it was not read.`, {
+      ...parameters,
+      code: 'RESPONSE_TOO_LARGE',
+      metaMessages: [`Request: ${parameters.method} ${parameters.url}`, `Status: ${parameters.status}`, ...(parameters.metaMessages ?? [])],
+      details: parameters.details ?? 'Raise maxResponseBytes if the service really answers this much; otherwise the host is misbehaving.',
+    })
+    this.url = parameters.url
+    this.limitBytes = parameters.limitBytes
+  }
+}

@@ -15,6 +15,7 @@ export {
 export { defaultSleep, type Sleep } from './sleep.js'
 export {
   createTransport,
+  defaultMaxResponseBytes,
   parseRetryAfter,
   type RequestParameters,
   type RetryOptions,

@@ -7,7 +7,9 @@ import {
   NotFoundError,
   PermissionDeniedError,
   RateLimitError,
+  RedirectRefusedError,
   ResponseParseError,
+  ResponseTooLargeError,
   ResponseValidationError,
   TimeoutError,
   type HttpRequestErrorParameters,
@@ -51,6 +53,10 @@ export type TransportOptions = {
   random?: () => number
   /** Extra headers for every request (for example a User-Agent). */
   headers?: Record<string, string>
+  /** Largest response body read, in bytes; a larger one is a {@link ResponseTooLargeError}. Default 16 MiB. */
+  maxResponseBytes?: number
+  /** Most same-origin redirects followed for one request. Default 5. A redirect to another origin is never followed. */
+  maxRedirects?: number
 }
 
 export type TransportConfig = TransportOptions & {
@@ -93,6 +99,40 @@ export type Transport = {
 
 const defaultRetryStatusCodes = [408, 429, 500, 502, 503, 504] as const
 
+/** Default cap of a response body: 16 MiB, far above any answer of the spec (a 1,000-row page is about 1 MB). */
+export const defaultMaxResponseBytes = 16 * 1024 * 1024
+
+const redirectStatuses = new Set([301, 302, 303, 307, 308])
+
+/** Thrown inside an attempt for an answer that must not be retried; rethrown as is. */
+class FinalError {
+  constructor(readonly error: Error) {}
+}
+
+/** Reads a body up to `limit` bytes; over it, cancels the stream and answers undefined. */
+async function readLimited(response: Response, limit: number): Promise<string | undefined> {
+  const declared = Number(response.headers.get('content-length'))
+  if (Number.isFinite(declared) && declared > limit) {
+    await response.body?.cancel().catch(() => {})
+    return undefined
+  }
+  if (!response.body) return ''
+  const reader = response.body.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    size += value.byteLength
+    if (size > limit) {
+      await reader.cancel().catch(() => {})
+      return undefined
+    }
+    chunks.push(value)
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks))
+}
+
 /**
  * Creates the transport the clients share: auth headers, a timeout per attempt, retries with
  * exponential backoff and jitter (Retry-After honoured), rate pacing, bounded concurrency, and
@@ -110,6 +150,8 @@ export function createTransport(config: TransportConfig): Transport {
     now = Date.now,
     sleep = defaultSleep,
     random = Math.random,
+    maxResponseBytes = defaultMaxResponseBytes,
+    maxRedirects = 5,
   } = config
   const retry = config.retry === false ? { limit: 0 } : (config.retry ?? {})
   const retryLimit = retry.limit ?? 3
@@ -118,6 +160,7 @@ export function createTransport(config: TransportConfig): Transport {
   const maxRetryAfterMs = retry.maxRetryAfterMs ?? 60_000
   const retryStatusCodes = new Set<number>(retry.statusCodes ?? defaultRetryStatusCodes)
   const baseUrl = config.baseUrl.replace(/\/+$/, '')
+  const origin = new URL(baseUrl).origin
   const semaphore = createSemaphore(concurrency)
   const secrets = () => config.secrets?.() ?? []
 
@@ -146,10 +189,40 @@ export function createTransport(config: TransportConfig): Transport {
         headers['Content-Type'] = 'application/json'
         body = JSON.stringify(parameters.body)
       }
-      const response = await fetchFn(url, { method: parameters.method, headers, body, signal })
-      const text = await response.text()
+      // Redirects are followed here, never by fetch: fetch drops Authorization across origins but
+      // not X-API-KEY. Only a redirect within the configured origin is followed.
+      let method: string = parameters.method
+      let target = url
+      let response: Response
+      for (let hop = 0; ; hop++) {
+        response = await fetchFn(target, { method, headers, body, signal, redirect: 'manual' })
+        if (!redirectStatuses.has(response.status)) break
+        const location = response.headers.get('location')
+        await response.body?.cancel().catch(() => {})
+        const shown = redact(url, secrets())
+        if (!location) throw new FinalError(new HttpRequestError({ method, url: shown, status: response.status, body: '', serverMessage: 'A redirect without a Location header.' }))
+        const next = new URL(location, target)
+        if (next.origin !== origin) {
+          throw new FinalError(new RedirectRefusedError({ method, url: shown, status: response.status, location: next.origin }))
+        }
+        if (hop >= maxRedirects) {
+          throw new FinalError(new RedirectRefusedError({ method, url: shown, status: response.status, location: next.origin, reason: `More than ${maxRedirects} redirects.` }))
+        }
+        // 303 (and 301/302 after a POST, as browsers do) turn into a GET without body.
+        if (response.status === 303 || ((response.status === 301 || response.status === 302) && method !== 'GET' && method !== 'HEAD')) {
+          method = 'GET'
+          body = undefined
+          delete headers['Content-Type']
+        }
+        target = next.toString()
+      }
+      const text = await readLimited(response, maxResponseBytes)
+      if (text === undefined) {
+        throw new FinalError(new ResponseTooLargeError({ method, url: redact(url, secrets()), status: response.status, limitBytes: maxResponseBytes }))
+      }
       return { kind: 'response' as const, response, text }
     } catch (error) {
+      if (error instanceof FinalError) throw error.error
       if (parameters.signal?.aborted) throw parameters.signal.reason
       if (controller.signal.aborted) return { kind: 'timeout' as const, error }
       return { kind: 'network' as const, error }
