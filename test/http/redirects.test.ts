@@ -32,7 +32,7 @@ beforeAll(() => nock.disableNetConnect())
 afterEach(() => nock.cleanAll())
 
 const limiter = () => createRateLimiter({ limit: 1000 })
-const passport = () => createPassportClient({ apiKey, ...fastTransport, rateLimiter: limiter() })
+const passport = () => createPassportClient({ apiKey, ...fastTransport, rateLimiters: false })
 
 function expectNoSecret(error: Error) {
   for (const text of [error.message, String(error), JSON.stringify(error), error.stack ?? '']) expect(text).not.toContain(apiKey)
@@ -97,7 +97,7 @@ describe('response size', () => {
   test('a body over the cap is refused without being read whole (declared or streamed)', async () => {
     const big = JSON.stringify({ ...score, error: 'x'.repeat(5000) })
     nock(api).get(`/v2/stamps/1/score/${address}`).reply(200, big, { 'content-length': String(big.length) })
-    const client = createPassportClient({ apiKey, ...fastTransport, rateLimiter: limiter(), maxResponseBytes: 1000 })
+    const client = createPassportClient({ apiKey, ...fastTransport, rateLimiters: false, maxResponseBytes: 1000 })
     expect(await failure(client.getScore({ scorerId: 1, address }))).toMatchObject({ name: 'ResponseTooLargeError', limitBytes: 1000 })
     nock(api)
       .get(`/v2/stamps/1/score/${address}`)
