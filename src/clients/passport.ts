@@ -24,6 +24,8 @@ import {
   checkPaginationGuards,
   createApiKeyTransport,
   resolveRateLimiter,
+  checkAnsweredAddress,
+  checkPassingScore,
   responseValidationError,
   toIsoTimestamp,
   toPositiveIntegerId,
@@ -81,13 +83,15 @@ export async function getScore(
 ): Promise<GetScoreReturnType> {
   const id = toPositiveIntegerId(scorerId, 'scorerId')
   const normalized = normalizeAddress(address)
+  const request = { method: 'GET', path: `/v2/stamps/${id}/score/${normalized}` } as const
   const { data } = await context.transport.request({
-    method: 'GET',
-    path: `/v2/stamps/${id}/score/${normalized}`,
+    ...request,
     schema: v2ScoreResponseSchema,
     rateLimiter: context.rateLimiters?.scoring,
     signal,
   })
+  checkAnsweredAddress(context.transport, request, normalized, data.address, ['address'])
+  checkPassingScore(context.transport, request, data, [])
   return data
 }
 
@@ -136,13 +140,16 @@ export async function getScoreHistory(
   const id = toPositiveIntegerId(scorerId, 'scorerId')
   const normalized = normalizeAddress(address)
   const createdAtText = toIsoTimestamp(createdAt, 'createdAt')
+  const request = { method: 'GET', path: `/v2/stamps/${id}/score/${normalized}/history`, query: { created_at: createdAtText } } as const
   const { data } = await context.transport.request({
-    method: 'GET',
-    path: `/v2/stamps/${id}/score/${normalized}/history`,
-    query: { created_at: createdAtText },
+    ...request,
     schema: v2ScoreHistoryResponseSchema,
     rateLimiter: context.rateLimiters?.scoring,
     signal,
+  })
+  data.items.forEach((item, index) => {
+    checkAnsweredAddress(context.transport, request, normalized, item.address, ['items', index, 'address'])
+    checkPassingScore(context.transport, request, item, ['items', index])
   })
   return data
 }
@@ -375,6 +382,7 @@ export async function getModelScore(
     rateLimiter: context.rateLimiters?.model,
     signal,
   })
+  checkAnsweredAddress(context.transport, request, normalized, data.address, ['address'])
   const entry = Object.hasOwn(data.details.models, model) ? data.details.models[model] : undefined
   if (entry === undefined) {
     const present = Object.keys(data.details.models)

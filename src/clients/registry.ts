@@ -207,10 +207,16 @@ export async function getRegistryScore(
     rateLimiter: context.rateLimiter,
     signal,
   })
-  const record = data.items.find((item) => item.address.toLowerCase() === normalized) ?? data.items[0]
+  // Only the record of the address asked: a record about anyone else is never this address's score.
+  const record = data.items.find((item) => item.address.toLowerCase() === normalized)
   if (record === undefined) {
     throw responseValidationError(context.transport, request, [
-      { path: ['items'], message: 'Expected one score record, received an empty list' },
+      {
+        path: ['items'],
+        message: data.items.length
+          ? `Expected the score record of ${normalized}, received only ${data.items.map((item) => item.address.slice(0, 42)).join(', ')}`
+          : 'Expected one score record, received an empty list',
+      },
     ])
   }
   return record

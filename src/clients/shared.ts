@@ -8,7 +8,7 @@ import type { PaginationGuards } from '../http/paginate.js'
 import { getSharedRateLimiter, resolveTier, type RateLimitBudget, type RateLimiter, type RateLimitTier } from '../http/rate-limit.js'
 import type { Sleep } from '../http/sleep.js'
 import { createTransport, type Transport, type TransportOptions } from '../http/transport.js'
-import { parseIsoTimestamp } from '../schemas/common.js'
+import { compareDecimals, parseIsoTimestamp } from '../schemas/common.js'
 import { redactUrl } from '../utils/redact.js'
 
 /** Printable ASCII, no leading or trailing blank: what fits in a header without surprises. */
@@ -206,4 +206,39 @@ function describeValue(value: unknown): string {
   if (value === null) return 'null'
   if (Array.isArray(value)) return 'an array'
   return typeof value
+}
+
+type AnsweredRequest = { method: string; path: string; query?: Parameters<Transport['buildUrl']>[1] }
+
+/**
+ * Refuses an answer about another address than the one asked (compared case-insensitively): a
+ * proxy, a cache or a faulty service that answers for someone else must not become this voter's score.
+ *
+ * @throws {ResponseValidationError} naming both addresses.
+ */
+export function checkAnsweredAddress(transport: Transport, request: AnsweredRequest, asked: string, answered: string, path: (string | number)[]): void {
+  if (answered.toLowerCase() === asked.toLowerCase()) return
+  throw responseValidationError(transport, request, [{ path, message: `The answer is about ${answered.slice(0, 60)}, not the address asked (${asked}).` }])
+}
+
+/**
+ * Refuses a score record whose `passing_score` contradicts `score >= threshold`. The services round
+ * both to a few decimals and decide on the exact values, so equal shown values may pass or not; a
+ * shown score above the shown threshold must pass, and one below must not. A record with `error`
+ * set is a scoring failure and is not judged.
+ *
+ * @throws {ResponseValidationError} naming the three values.
+ */
+export function checkPassingScore(
+  transport: Transport,
+  request: AnsweredRequest,
+  record: { score: string; threshold: string; passing_score: boolean; error: string | null },
+  path: (string | number)[],
+): void {
+  if (record.error !== null) return
+  const order = compareDecimals(record.score, record.threshold)
+  if (order === 0 || order > 0 === record.passing_score) return
+  throw responseValidationError(transport, request, [
+    { path: [...path, 'passing_score'], message: `passing_score is ${record.passing_score}, but score ${record.score} is ${order > 0 ? 'above' : 'below'} threshold ${record.threshold}.` },
+  ])
 }
