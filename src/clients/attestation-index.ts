@@ -5,7 +5,7 @@
 import { InvalidParameterError, ResponseValidationError } from '../errors/index.js'
 import { createTransport, type Transport, type TransportOptions } from '../http/transport.js'
 import { paginate } from '../http/paginate.js'
-import { attestationPageResponseSchema, type AttestationRow } from '../schemas/attestation.js'
+import { attestationPageResponseSchema, type AttestationRow, type MalformedAttestationRow } from '../schemas/attestation.js'
 import { normalizeAddress } from '../utils/address.js'
 
 /** The clean-hands rule (interface E, rule 6), from `verify/clean-hands`: judge the rows this client reads. */
@@ -79,11 +79,14 @@ export type GetIndexedAttestationsParameters = {
   signal?: AbortSignal | undefined
 }
 
+/** A row as the index sent it: readable, or kept as a {@link MalformedAttestationRow} for the rule to judge `malformed`. */
+export type IndexedAttestationRow = AttestationRow | MalformedAttestationRow
+
 /** Every row of every page, in the index's order. */
-export type GetIndexedAttestationsReturnType = AttestationRow[]
+export type GetIndexedAttestationsReturnType = IndexedAttestationRow[]
 
 /** One page of the index: its rows, the page number (from 1) and the index's `total`, when sent. */
-export type IndexedAttestationPage = { items: AttestationRow[]; page: number; total: number | undefined; next: string | null }
+export type IndexedAttestationPage = { items: IndexedAttestationRow[]; page: number; total: number | undefined; next: string | null }
 
 /**
  * Yields the index's pages of an address's attestations (E8,
@@ -108,7 +111,7 @@ export async function* iterateIndexedAttestationPages(
   const maxPages = checkGuard(parameters.maxPages ?? defaultAttestationMaxPages, 'maxPages')
   const maxItems = checkGuard(parameters.maxItems ?? defaultAttestationMaxItems, 'maxItems')
   const path = `/api/scan/addresses/${address}/attestations`
-  yield* paginate<AttestationRow, IndexedAttestationPage>(
+  yield* paginate<IndexedAttestationRow, IndexedAttestationPage>(
     async (cursor) => {
       const page = cursor === undefined ? 1 : Number(cursor)
       const { data } = await client.transport.request({ method: 'GET', path, query: { page }, schema: attestationPageResponseSchema, signal: parameters.signal })
@@ -146,7 +149,7 @@ export async function getIndexedAttestations(
   client: AttestationIndexContext,
   parameters: GetIndexedAttestationsParameters,
 ): Promise<GetIndexedAttestationsReturnType> {
-  const rows: AttestationRow[] = []
+  const rows: IndexedAttestationRow[] = []
   for await (const page of iterateIndexedAttestationPages(client, parameters)) rows.push(...page.items)
   return rows
 }

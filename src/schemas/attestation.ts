@@ -19,6 +19,25 @@ export const attestationRowSchema = z.looseObject({
 /** What {@link attestationRowSchema} returns. */
 export type AttestationRow = z.output<typeof attestationRowSchema>
 
+/**
+ * An index row that does not have a row's shape (a field missing or of the wrong type). It is kept,
+ * not dropped and not fatal: the clean-hands rule judges it `malformed`, so one garbled row never
+ * blocks the other rows or the other voters.
+ */
+export type MalformedAttestationRow = { readonly malformed: true; readonly row: unknown; readonly issues: readonly string[] }
+
+/** Tells a {@link MalformedAttestationRow} from a row. */
+export function isMalformedAttestationRow(row: unknown): row is MalformedAttestationRow {
+  return typeof row === 'object' && row !== null && (row as { malformed?: unknown }).malformed === true && 'issues' in row
+}
+
+/** A row as the index answered it: readable, or kept as malformed. */
+export const indexedAttestationRowSchema = z.unknown().transform((row): AttestationRow | MalformedAttestationRow => {
+  const parsed = attestationRowSchema.safeParse(row)
+  if (parsed.success) return parsed.data
+  return { malformed: true, row, issues: parsed.error.issues.map((issue) => `${issue.path.join('.') || '(row)'}: ${issue.message}`) }
+})
+
 /** E8 response as our server emits it: `{ data: { rows, page?, size?, total? } }`. */
 export const attestationPageSchema = z.object({
   data: z.object({
@@ -34,12 +53,12 @@ export type AttestationPage = z.output<typeof attestationPageSchema>
 /**
  * E8 response as the services send it: the spec's `{ data: { rows } }` or the public index's
  * `{ data: { page, size, total, rows } }` (counts may be digit strings; a null `rows` is empty).
- * Normalized to {@link AttestationPage}.
+ * A row without a row's shape is kept as a {@link MalformedAttestationRow}.
  */
 export const attestationPageResponseSchema = z.object({
   data: z.object({
     rows: z
-      .array(attestationRowSchema)
+      .array(indexedAttestationRowSchema)
       .nullable()
       .transform((rows) => rows ?? []),
     page: integerLikeSchema.optional(),

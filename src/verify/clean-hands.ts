@@ -7,6 +7,7 @@
 import type { Hex } from 'viem'
 import { optimismNetwork } from '../chain/constants.js'
 import { InvalidParameterError } from '../errors/index.js'
+import { isMalformedAttestationRow, type MalformedAttestationRow } from '../schemas/attestation.js'
 import { normalizeAddress } from '../utils/address.js'
 
 /**
@@ -36,7 +37,7 @@ export type CleanHandsRow = {
 }
 
 /** Why a row counts or not, in the order the rule checks. */
-export type CleanHandsRowReason = 'valid' | 'wrong-schema' | 'wrong-attester' | 'wrong-recipient' | 'revoked' | 'expired'
+export type CleanHandsRowReason = 'valid' | 'malformed' | 'wrong-schema' | 'wrong-attester' | 'wrong-recipient' | 'revoked' | 'expired'
 
 /**
  * Options of the clean-hands predicate.
@@ -103,8 +104,10 @@ export function parseValidUntil(value: unknown): bigint | undefined {
   return undefined
 }
 
-function checkRow(row: CleanHandsRow, options: ResolvedOptions): CleanHandsRowReason {
-  if (typeof row !== 'object' || row === null || row.fullSchemaId !== options.schemaId) return 'wrong-schema'
+function checkRow(row: CleanHandsRow | MalformedAttestationRow, options: ResolvedOptions): CleanHandsRowReason {
+  // A row that cannot be read cannot satisfy the rule, and must not stop the others from being judged.
+  if (isMalformedAttestationRow(row) || typeof row !== 'object' || row === null) return 'malformed'
+  if (row.fullSchemaId !== options.schemaId) return 'wrong-schema'
   if (typeof row.attester !== 'string' || row.attester.toLowerCase() !== options.attester) return 'wrong-attester'
   if (row.isReceiver !== true) return 'wrong-recipient'
   if (options.checkRevoked && row.revoked !== false) return 'revoked'
@@ -125,7 +128,7 @@ function checkRow(row: CleanHandsRow, options: ResolvedOptions): CleanHandsRowRe
  * import { checkCleanHandsAttestation } from 'personhood'
  * checkCleanHandsAttestation(row, { now: 1_700_000_000 }) // 'valid' | 'wrong-schema' | 'expired' | ...
  */
-export function checkCleanHandsAttestation(row: CleanHandsRow, options: CleanHandsOptions): CleanHandsRowReason {
+export function checkCleanHandsAttestation(row: CleanHandsRow | MalformedAttestationRow, options: CleanHandsOptions): CleanHandsRowReason {
   return checkRow(row, resolveOptions(options))
 }
 
@@ -139,7 +142,7 @@ export function checkCleanHandsAttestation(row: CleanHandsRow, options: CleanHan
  */
 export function createCleanHandsRowCheck(
   options: CleanHandsOptions & { revocation?: 'index' | 'onchain' | undefined },
-): (row: CleanHandsRow) => CleanHandsRowReason {
+): (row: CleanHandsRow | MalformedAttestationRow) => CleanHandsRowReason {
   const resolved = { ...resolveOptions(options), checkRevoked: options.revocation !== 'onchain' }
   return (row) => checkRow(row, resolved)
 }
@@ -156,7 +159,7 @@ export function createCleanHandsRowCheck(
  *   { now: new Date('2025-06-01T00:00:00Z') },
  * ) // true
  */
-export function isValidCleanHandsAttestation(row: CleanHandsRow, options: CleanHandsOptions): boolean {
+export function isValidCleanHandsAttestation(row: CleanHandsRow | MalformedAttestationRow, options: CleanHandsOptions): boolean {
   return checkRow(row, resolveOptions(options)) === 'valid'
 }
 
@@ -170,7 +173,7 @@ export function isValidCleanHandsAttestation(row: CleanHandsRow, options: CleanH
  * const rows = await attestationIndex.getAttestations({ address })
  * hasValidCleanHandsAttestation(rows, { now: new Date() })
  */
-export function hasValidCleanHandsAttestation(rows: readonly CleanHandsRow[], options: CleanHandsOptions): boolean {
+export function hasValidCleanHandsAttestation(rows: readonly (CleanHandsRow | MalformedAttestationRow)[], options: CleanHandsOptions): boolean {
   const resolved = resolveOptions(options)
   return rows.some((row) => checkRow(row, resolved) === 'valid')
 }

@@ -37,6 +37,7 @@ import {
   type CleanHandsRowReason,
   type OnchainCleanHandsReason,
 } from './clean-hands.js'
+import type { MalformedAttestationRow } from '../schemas/attestation.js'
 import { classifySbt, type SbtClassification, type SbtReason } from './sbt.js'
 
 /**
@@ -54,6 +55,7 @@ export type CredentialReason =
   | 'wrong-attester'
   | 'wrong-schema'
   | 'legacy'
+  | 'malformed'
 
 /** A Hub SBT read: the contract, the call, and what it answered. */
 export type SbtEvidence = {
@@ -90,7 +92,8 @@ export type AttestationEvidence = {
   kind: 'attestation'
   /** The id as the index gave it. */
   attestationId: string | undefined
-  row: CleanHandsRow
+  /** The row as the index sent it (a malformed one is kept, judged `malformed`). */
+  row: CleanHandsRow | MalformedAttestationRow
   rowReason: CleanHandsRowReason
   onchain?:
     | {
@@ -131,7 +134,7 @@ export type CredentialResult = {
  * const attestationIndex: AttestationIndex = { getAttestations: async ({ address }) => rowsByAddress[address] ?? [] }
  */
 export type AttestationIndex = {
-  getAttestations(args: { address: string }): Promise<readonly CleanHandsRow[]>
+  getAttestations(args: { address: string }): Promise<readonly (CleanHandsRow | MalformedAttestationRow)[]>
 }
 
 /**
@@ -352,7 +355,7 @@ export async function verifyCredentials<const credential extends HumanCredential
   let needsTimestamp: Address | undefined
   for (const pair of pairs) {
     const { address, primary } = pair
-    const verdict = judge(primary, actionId, timestamp)
+    const verdict = judge(primary, address, actionId, timestamp)
     if (verdict.status === 'classified' && verdict.reason === 'valid') continue
     if (verdict.status === 'needs-owners') {
       needsTimestamp ??= address
@@ -380,7 +383,7 @@ export async function verifyCredentials<const credential extends HumanCredential
       })
     }
   }
-  const cleanHands = new Map<Address, { rows: readonly CleanHandsRow[]; evidence: AttestationEvidence[] }>()
+  const cleanHands = new Map<Address, { rows: readonly (CleanHandsRow | MalformedAttestationRow)[]; evidence: AttestationEvidence[] }>()
   if (wantsCleanHands) {
     const signProtocol = network.contracts.signProtocol as Address // checked by checkNetwork
     if (timestamp === undefined) throw new Error('internal: the block header is read for clean hands')
@@ -398,11 +401,14 @@ export async function verifyCredentials<const credential extends HumanCredential
       const evidence: AttestationEvidence[] = []
       const confirming = new Map<bigint, AttestationEvidence[]>()
       for (const row of addressRows) {
-        const rowReason = checkRow(row)
-        const entry: AttestationEvidence = { kind: 'attestation', attestationId: row?.attestationId, row, rowReason }
+        let rowReason = checkRow(row)
+        const rawId = rowReason === 'malformed' ? undefined : (row as CleanHandsRow).attestationId
+        // A row that passes the rule but names no usable attestation id cannot be confirmed: malformed.
+        const attestationId = rowReason === 'valid' ? parseAttestationId(rawId) : undefined
+        if (rowReason === 'valid' && attestationId === undefined) rowReason = 'malformed'
+        const entry: AttestationEvidence = { kind: 'attestation', attestationId: rawId, row, rowReason }
         evidence.push(entry)
-        if (rowReason !== 'valid') continue
-        const attestationId = parseAttestationId(row.attestationId, address)
+        if (rowReason !== 'valid' || attestationId === undefined) continue
         const waiting = confirming.get(attestationId)
         if (waiting) {
           waiting.push(entry)
@@ -469,14 +475,14 @@ function slot(network: NetworkConstants, circuit: SbtCredential | 'zk-passport')
   return { circuit, circuitId: network.circuitIds[circuit], issuer: network.issuers[circuit] }
 }
 
-function judge(sbt: SbtSlot, actionId: bigint, blockTimestamp: bigint | undefined): SbtClassification {
+function judge(sbt: SbtSlot, subject: Address, actionId: bigint, blockTimestamp: bigint | undefined): SbtClassification {
   if (!sbt.getSBT) throw new Error('internal: getSBT was not read')
-  return classifySbt({ getSBT: sbt.getSBT, sbtOwners: sbt.sbtOwners, blockTimestamp, actionId, issuer: sbt.issuer })
+  return classifySbt({ getSBT: sbt.getSBT, sbtOwners: sbt.sbtOwners, blockTimestamp, actionId, issuer: sbt.issuer, recipient: BigInt(subject) })
 }
 
 /** Final verdict on one SBT slot after both rounds; an inconsistency is an error, never a guess. */
-function finalVerdict(sbt: SbtSlot, actionId: bigint, blockTimestamp: bigint | undefined, fail: (details: string) => ChainReadError) {
-  const verdict = judge(sbt, actionId, blockTimestamp)
+function finalVerdict(sbt: SbtSlot, subject: Address, actionId: bigint, blockTimestamp: bigint | undefined, fail: (details: string) => ChainReadError) {
+  const verdict = judge(sbt, subject, actionId, blockTimestamp)
   if (verdict.status === 'classified') return verdict
   if (verdict.status === 'inconsistent') throw fail(`${sbt.circuit} SBT: ${verdict.details}`)
   throw new Error(`internal: ${sbt.circuit} SBT: ${verdict.status === 'needs-owners' ? 'sbtOwners' : 'the block timestamp'} was not read`)
@@ -503,13 +509,13 @@ function judgePair(
   hub: Address,
   fail: (details: string) => ChainReadError,
 ): CredentialResult {
-  const primary = finalVerdict(pair.primary, actionId, blockTimestamp, fail)
+  const primary = finalVerdict(pair.primary, pair.address, actionId, blockTimestamp, fail)
   const evidence: CredentialEvidence[] = [sbtEvidence(pair, pair.primary, hub, actionId, primary.reason)]
   if (primary.reason === 'valid') return { valid: true, reason: 'valid', expiresAt: primary.expiresAt, evidence }
 
   let passportReason: SbtReason | undefined
   if (pair.passport) {
-    const passport = finalVerdict(pair.passport, actionId, blockTimestamp, fail)
+    const passport = finalVerdict(pair.passport, pair.address, actionId, blockTimestamp, fail)
     evidence.push(sbtEvidence(pair, pair.passport, hub, actionId, passport.reason))
     if (passport.reason === 'valid') return { valid: true, reason: 'valid', expiresAt: passport.expiresAt, evidence }
     passportReason = passport.reason
@@ -525,18 +531,18 @@ function judgePair(
 }
 
 // How far a row got: later checks rank higher; on-chain checks rank above the index row's.
-const rowRank: Record<CleanHandsRowReason, number> = { 'wrong-schema': 0, 'wrong-attester': 1, 'wrong-recipient': 2, revoked: 3, expired: 4, valid: 5 }
+const rowRank: Record<CleanHandsRowReason, number> = { malformed: 0, 'wrong-schema': 1, 'wrong-attester': 2, 'wrong-recipient': 3, revoked: 4, expired: 5, valid: 6 }
 const onchainRank: Record<OnchainCleanHandsReason, number> = {
-  none: 6,
-  'wrong-schema': 7,
-  'wrong-attester': 8,
-  revoked: 9,
-  expired: 10,
-  'wrong-recipient': 11,
-  valid: 12,
+  none: 7,
+  'wrong-schema': 8,
+  'wrong-attester': 9,
+  revoked: 10,
+  expired: 11,
+  'wrong-recipient': 12,
+  valid: 13,
 }
 
-function judgeCleanHands(address: Address, rows: readonly CleanHandsRow[], attestations: AttestationEvidence[]): CredentialResult {
+function judgeCleanHands(address: Address, rows: readonly (CleanHandsRow | MalformedAttestationRow)[], attestations: AttestationEvidence[]): CredentialResult {
   const evidence: CredentialEvidence[] = [{ kind: 'attestation-index', address, rowCount: rows.length }, ...attestations]
   let best: { rank: number; reason: CredentialReason } = { rank: -1, reason: 'none' }
   let expiresAt: bigint | undefined
@@ -613,14 +619,9 @@ function parsePositiveInteger(value: number, parameter: string): number {
   return value
 }
 
-function parseAttestationId(value: string | undefined, address: string): bigint {
+/** An attestation id as a uint64 (hex or decimal), or undefined when it is not one. */
+function parseAttestationId(value: unknown): bigint | undefined {
   const text = typeof value === 'string' ? value.trim() : ''
   const parsed = /^0x[0-9a-fA-F]{1,16}$/.test(text) ? BigInt(text) : /^[0-9]{1,20}$/.test(text) ? BigInt(text) : undefined
-  if (parsed === undefined || parsed >= 2n ** 64n) {
-    throw new InvalidParameterError({
-      parameter: 'attestationIndex',
-      reason: `A row for ${address} passes the clean-hands rule but its attestationId (${JSON.stringify(value)}) is not a uint64 (hex or decimal), so it cannot be confirmed on-chain.`,
-    })
-  }
-  return parsed
+  return parsed === undefined || parsed >= 2n ** 64n ? undefined : parsed
 }

@@ -4,7 +4,7 @@
  */
 
 /** Why an SBT counts or not. */
-export type SbtReason = 'valid' | 'none' | 'expired' | 'revoked' | 'wrong-action' | 'wrong-issuer'
+export type SbtReason = 'valid' | 'none' | 'expired' | 'revoked' | 'wrong-action' | 'wrong-issuer' | 'wrong-recipient'
 
 /** The parts of a `getSBT` answer the rule reads (a {@link GetSbtResult} fits). */
 export type SbtCallResult =
@@ -31,6 +31,11 @@ export type ClassifySbtParameters = {
   actionId: bigint
   /** The issuer `publicValues[4]` must equal (compared as integers: the phone issuer is 31 bytes). */
   issuer: bigint
+  /**
+   * The subject the SBT was read for, as an integer (`BigInt(address)`): `publicValues[1]` (the
+   * recipient) must equal it, so an answer replayed from another holder's SBT never counts.
+   */
+  recipient: bigint
 }
 
 /**
@@ -52,8 +57,9 @@ export type SbtClassification =
  *
  * - `getSBT` succeeded: revoked, then expired (`expiry < blockTimestamp`, as the Hub's own check;
  *   skipped when the timestamp is not given, since the Hub's `getSBT` made that check at the block),
- *   then `publicValues[4] == issuer`, then `publicValues[2] == actionId`; otherwise valid until
- *   `expiry`. A missing public value never matches.
+ *   then `publicValues[4] == issuer`, then `publicValues[2] == actionId`, then
+ *   `publicValues[1] == recipient` (the subject); otherwise valid until `expiry`. A missing public
+ *   value never matches.
  * - `getSBT` reverted: `sbtOwners` decides: revoked; expiry 0 (never set) is none; `expiry <
  *   blockTimestamp` is expired. A live, unrevoked SBT whose `getSBT` reverted is inconsistent.
  *   Without the timestamp that last step answers `needs-timestamp`.
@@ -66,10 +72,11 @@ export type SbtClassification =
  *   blockTimestamp: 1_700_000_000n,
  *   actionId: 123456789n,
  *   issuer,
+ *   recipient: 0n,
  * }) // { status: 'classified', reason: 'valid', expiresAt: 1800000000n }
  */
 export function classifySbt(parameters: ClassifySbtParameters): SbtClassification {
-  const { getSBT, sbtOwners: owners, blockTimestamp, actionId, issuer } = parameters
+  const { getSBT, sbtOwners: owners, blockTimestamp, actionId, issuer, recipient } = parameters
   if (getSBT.status === 'success') {
     if (owners && (owners.expiry !== getSBT.expiry || owners.revoked !== getSBT.revoked)) {
       return {
@@ -81,6 +88,7 @@ export function classifySbt(parameters: ClassifySbtParameters): SbtClassificatio
     if (blockTimestamp !== undefined && getSBT.expiry < blockTimestamp) return { status: 'classified', reason: 'expired' }
     if (getSBT.publicValues[4] !== issuer) return { status: 'classified', reason: 'wrong-issuer' }
     if (getSBT.publicValues[2] !== actionId) return { status: 'classified', reason: 'wrong-action' }
+    if (getSBT.publicValues[1] !== recipient) return { status: 'classified', reason: 'wrong-recipient' }
     return { status: 'classified', reason: 'valid', expiresAt: getSBT.expiry }
   }
   if (!owners) return { status: 'needs-owners' }

@@ -160,15 +160,26 @@ describe('misconfigured or inconsistent contracts fail loudly', () => {
     expect((error as ChainReadError).details).toContain('getSBT reverted, but sbtOwners shows a live SBT')
   })
 
-  it('throws when an index row passes the rule but has no attestation id to confirm', async () => {
-    const address = freshAddress()
+  it('judges a garbled index row malformed and keeps the batch: the other rows and voters are judged as usual', async () => {
+    const [garbled, noId, honest] = [freshAddress(), freshAddress(), freshAddress()]
     const { timestamp } = await chain.latest()
-    const row = { ...goodRow(1n, timestamp + day), attestationId: undefined }
-    const error = await rejection(
-      verifyCredentials({ client: chain.client, addresses: [address], credentials: ['clean-hands'], attestationIndex: indexOf({ [address]: [row] }) }),
-    )
-    expect(error).toBeInstanceOf(InvalidParameterError)
-    expect((error as InvalidParameterError).parameter).toBe('attestationIndex')
+    const { blockNumber } = await chain.attest({ attestationId: 4242n, recipient: honest, validUntil: timestamp + day })
+    // A row of the wrong shape (as the index client keeps it), and a passing row with no id to confirm.
+    const malformed = { malformed: true as const, row: { fullSchemaId: 8 }, issues: ['fullSchemaId: Invalid input: expected string, received number'] }
+    const { results } = await verifyCredentials({
+      client: chain.client,
+      addresses: [garbled, noId, honest],
+      credentials: ['clean-hands'],
+      blockNumber,
+      attestationIndex: indexOf({
+        [garbled]: [malformed],
+        [noId]: [{ ...goodRow(1n, timestamp + day), attestationId: undefined }],
+        [honest]: [malformed, goodRow(4242n, timestamp + day)],
+      }),
+    })
+    expect(results[garbled]?.['clean-hands']).toMatchObject({ valid: false, reason: 'malformed' })
+    expect(results[noId]?.['clean-hands']).toMatchObject({ valid: false, reason: 'malformed' })
+    expect(results[honest]?.['clean-hands']).toMatchObject({ valid: true, reason: 'valid' })
   })
 
   it('passes the attestation index failure through', async () => {
@@ -275,5 +286,21 @@ describe('networks', () => {
     expect(response).toMatchObject({ sandbox: true, network: 'base-sepolia', chainId: 84532 })
     // Empty public values carry no issuer: not valid even when read.
     expect(response.results[address]?.['gov-id']).toMatchObject({ valid: false, reason: 'wrong-issuer' })
+  })
+})
+
+describe('an SBT answered for the wrong subject', () => {
+  it('is wrong-recipient, never valid: a node replaying another holder’s getSBT answer cannot verify an address', async () => {
+    const [subject, holder] = [freshAddress(), freshAddress()]
+    const { timestamp } = await chain.latest()
+    const expiry = timestamp + day
+    const circuitId = optimismNetwork.circuitIds['gov-id']
+    // The Hub answers for `subject` with public values minted for `holder`.
+    await chain.setSBT(subject, circuitId, expiry, [expiry, BigInt(holder), 123456789n, 1n, optimismNetwork.issuers['gov-id']])
+    await chain.setSBT(holder, circuitId, expiry, [expiry, BigInt(holder), 123456789n, 1n, optimismNetwork.issuers['gov-id']])
+    const { blockNumber } = await chain.mine(timestamp + 10n)
+    const { results } = await verifyCredentials({ client: chain.client, addresses: [subject, holder], credentials: ['gov-id'], blockNumber })
+    expect(results[subject]?.['gov-id']).toMatchObject({ valid: false, reason: 'wrong-recipient' })
+    expect(results[holder]?.['gov-id']).toMatchObject({ valid: true, reason: 'valid' })
   })
 })

@@ -1,6 +1,7 @@
 /** Small helpers shared by the chain tests. */
 import type { Address } from 'viem'
 import type { CleanHandsRow } from '../../src/verify/clean-hands.js'
+import type { MalformedAttestationRow } from '../../src/schemas/attestation.js'
 import type { AttestationIndex } from '../../src/verify/credentials.js'
 import type { Eip1193 } from './harness.js'
 
@@ -29,7 +30,7 @@ export function goodRow(attestationId: bigint, validUntil: bigint | string, over
 }
 
 /** An attestation index backed by a plain map (what the HTTP index client would return). */
-export function indexOf(rows: Record<string, CleanHandsRow[]>): AttestationIndex & { calls: string[] } {
+export function indexOf(rows: Record<string, (CleanHandsRow | MalformedAttestationRow)[]>): AttestationIndex & { calls: string[] } {
   const calls: string[] = []
   return {
     calls,

@@ -131,12 +131,13 @@ function hubGetSbt(state: HubState, blockTimestamp: bigint): SbtCallResult {
 }
 
 /** The truth about a stored SBT at a block, written from the field notes. */
-function sbtOracle(state: HubState, blockTimestamp: bigint, actionId: bigint, issuer: bigint): string {
+function sbtOracle(state: HubState, blockTimestamp: bigint, actionId: bigint, issuer: bigint, recipient: bigint): string {
   if (state.revoked) return 'revoked'
   if (state.expiry === 0n) return 'none'
   if (state.expiry < blockTimestamp) return 'expired'
   if (state.publicValues.length < 5 || state.publicValues[4] !== issuer) return 'wrong-issuer'
   if (state.publicValues[2] !== actionId) return 'wrong-action'
+  if (state.publicValues[1] !== recipient) return 'wrong-recipient'
   return 'valid'
 }
 
@@ -154,6 +155,8 @@ const sbtCaseArbitrary = fc
     issuer: fc.constantFrom(...issuers),
     storedActionId: fc.constantFrom(...actionIds),
     storedIssuer: fc.constantFrom(...issuers),
+    // The subject asked about; the SBT's recipient is it, or (rarely) another holder's.
+    recipient: fc.constantFrom(0xabcn, 0xabcn, 0xabcn, 0xdefn),
     valuesLength: fc.oneof({ arbitrary: fc.constant(5), weight: 6 }, { arbitrary: fc.integer({ min: 0, max: 7 }), weight: 1 }),
   })
   .map((input) => {
@@ -168,34 +171,34 @@ describe('SBT classification against the Hub', () => {
   it(`agrees with the oracle on ${numRuns} Hub states (getSBT first, sbtOwners when it reverted)`, () => {
     const seen = new Set<string>()
     fc.assert(
-      fc.property(sbtCaseArbitrary, ({ state, blockTimestamp, actionId, issuer }) => {
+      fc.property(sbtCaseArbitrary, ({ state, blockTimestamp, actionId, issuer, recipient }) => {
         const getSBT = hubGetSbt(state, blockTimestamp)
-        let verdict = classifySbt({ getSBT, blockTimestamp, actionId, issuer })
+        let verdict = classifySbt({ getSBT, blockTimestamp, actionId, issuer, recipient })
         if (verdict.status === 'needs-owners') {
-          verdict = classifySbt({ getSBT, sbtOwners: { expiry: state.expiry, revoked: state.revoked }, blockTimestamp, actionId, issuer })
+          verdict = classifySbt({ getSBT, sbtOwners: { expiry: state.expiry, revoked: state.revoked }, blockTimestamp, actionId, issuer, recipient })
         }
-        const expected = sbtOracle(state, blockTimestamp, actionId, issuer)
+        const expected = sbtOracle(state, blockTimestamp, actionId, issuer, recipient)
         seen.add(expected)
         expect(verdict).toEqual(
           expected === 'valid' ? { status: 'classified', reason: 'valid', expiresAt: state.expiry } : { status: 'classified', reason: expected },
         )
         // Reading sbtOwners along with a successful getSBT changes nothing.
-        expect(classifySbt({ getSBT, sbtOwners: { expiry: state.expiry, revoked: state.revoked }, blockTimestamp, actionId, issuer })).toEqual(verdict)
+        expect(classifySbt({ getSBT, sbtOwners: { expiry: state.expiry, revoked: state.revoked }, blockTimestamp, actionId, issuer, recipient })).toEqual(verdict)
       }),
       { numRuns },
     )
-    expect([...seen].sort()).toEqual(['expired', 'none', 'revoked', 'valid', 'wrong-action', 'wrong-issuer'])
+    expect([...seen].sort()).toEqual(['expired', 'none', 'revoked', 'valid', 'wrong-action', 'wrong-issuer', 'wrong-recipient'])
   })
 
   it(`judges the same without the block timestamp, or asks for it only to tell expired from inconsistent (${numRuns} Hub states)`, () => {
     let asked = 0
     fc.assert(
-      fc.property(sbtCaseArbitrary, ({ state, blockTimestamp, actionId, issuer }) => {
+      fc.property(sbtCaseArbitrary, ({ state, blockTimestamp, actionId, issuer, recipient }) => {
         // The Hub's getSBT ran at the block: its answer already reflects the block's timestamp.
         const getSBT = hubGetSbt(state, blockTimestamp)
         const owners = getSBT.status === 'reverted' ? { expiry: state.expiry, revoked: state.revoked } : undefined
-        const withTimestamp = classifySbt({ getSBT, sbtOwners: owners, blockTimestamp, actionId, issuer })
-        const without = classifySbt({ getSBT, sbtOwners: owners, actionId, issuer })
+        const withTimestamp = classifySbt({ getSBT, sbtOwners: owners, blockTimestamp, actionId, issuer, recipient })
+        const without = classifySbt({ getSBT, sbtOwners: owners, actionId, issuer, recipient })
         if (without.status === 'needs-timestamp') {
           asked++
           expect(withTimestamp).toEqual({ status: 'classified', reason: 'expired' })
@@ -214,7 +217,7 @@ describe('SBT classification against the Hub', () => {
         // getSBT from one Hub state, sbtOwners from another, at the same block.
         const getSBT = hubGetSbt(left.state, left.blockTimestamp)
         const owners = { expiry: right.state.expiry, revoked: right.state.revoked }
-        const verdict = classifySbt({ getSBT, sbtOwners: owners, blockTimestamp: left.blockTimestamp, actionId: left.actionId, issuer: left.issuer })
+        const verdict = classifySbt({ getSBT, sbtOwners: owners, blockTimestamp: left.blockTimestamp, actionId: left.actionId, issuer: left.issuer, recipient: left.recipient })
         const contradiction =
           getSBT.status === 'success'
             ? owners.expiry !== getSBT.expiry || owners.revoked !== getSBT.revoked
@@ -247,6 +250,8 @@ describe('verifyCredentials on the EVM against the oracle', () => {
       revoked: fc.boolean(),
       actionId: fc.constantFrom(123456789n, 42n),
       issuer: fc.constantFrom(issuer, optimismNetwork.issuers.phone),
+      // Another holder's SBT answered for this address (a replaying node): its recipient is not the subject.
+      otherHolder: fc.constantFrom(false, false, false, true),
     })
     await fc.assert(
       fc.asyncProperty(fc.array(stateArbitrary, { minLength: 20, maxLength: 20 }), async (states) => {
@@ -260,14 +265,14 @@ describe('verifyCredentials on the EVM against the oracle', () => {
           const hubState: HubState = { expiry: 0n, publicValues: [], revoked: false }
           if (state.kind === 'set') {
             hubState.expiry = blockTimestamp + state.expiryDelta
-            hubState.publicValues = [hubState.expiry, BigInt(address), state.actionId, 1n, state.issuer]
+            hubState.publicValues = [hubState.expiry, state.otherHolder ? BigInt(address) + 1n : BigInt(address), state.actionId, 1n, state.issuer]
             await chain.setSBT(address, circuitId, hubState.expiry, hubState.publicValues)
             if (state.revoked) {
               hubState.revoked = true
               await chain.revokeSBT(address, 'biometrics')
             }
           }
-          expected.push(sbtOracle(hubState, blockTimestamp, 123456789n, issuer))
+          expected.push(sbtOracle(hubState, blockTimestamp, 123456789n, issuer, BigInt(address)))
         }
         const block = await chain.mine(blockTimestamp)
         const { results } = await verifyCredentials({ client: chain.client, addresses, credentials: ['biometrics'], blockNumber: block.blockNumber, batchSize: 7 })

@@ -53,7 +53,7 @@ describeEndpointMatrix('attestation index (E8)', [
     path,
     query: { page: '1' },
     success: { body: { success: true, statusCode: 200, data: { page: 1, size: 10, total: 2, rows: [row(1), row(2)] } } },
-    invalidBody: { data: { page: 1, size: 10, total: 1, rows: [{ ...row(1), revoked: 'no' }] } },
+    invalidBody: { data: { page: 1, size: 10, total: 1, rows: { 0: row(1) } } },
     idempotent: true,
     call: (options) => client(options).getAttestations({ address: checksummed }),
     expectSuccess: (result) => expect(result).toEqual([row(1), row(2)]),
@@ -171,5 +171,21 @@ describe('clean-hands rule on the index rows', () => {
   test('the client fits the verifier’s AttestationIndex', () => {
     const index: AttestationIndex = client()
     expect(typeof index.getAttestations).toBe('function')
+  })
+})
+
+describe('a garbled row', () => {
+  test('is kept as malformed (with what is wrong), not fatal: the other rows still come', async () => {
+    nock(host)
+      .get(path)
+      .query({ page: '1' })
+      .reply(200, { data: { page: 1, size: 10, total: 2, rows: [{ ...row(1), revoked: 'no' }, row(2)] } })
+    const rows = await client().getAttestations({ address: checksummed })
+    expect(rows).toEqual([
+      { malformed: true, row: { ...row(1), revoked: 'no' }, issues: ['revoked: Invalid input: expected boolean, received string'] },
+      row(2),
+    ])
+    expect(cleanHands.checkCleanHandsAttestation(rows[0]!, { now: 1_700_000_000 })).toBe('malformed')
+    expect(cleanHands.hasValidCleanHandsAttestation(rows, { now: 1_700_000_000 })).toBe(true)
   })
 })
