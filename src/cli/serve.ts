@@ -72,6 +72,8 @@ export type RunningServe = {
   app: PersonhoodServer
   server: ServerType
   persistence: FilePersistence | undefined
+  /** The address the server is bound to. */
+  host: string
   /** Milliseconds from the call to listening. */
   startupMs: number
   /** Where the state came from. */
@@ -176,6 +178,7 @@ export async function startServe(options: ServeOptions = {}): Promise<RunningSer
     app,
     server,
     persistence,
+    host,
     startupMs: performance.now() - started,
     source,
     chain,
@@ -191,6 +194,26 @@ export async function startServe(options: ServeOptions = {}): Promise<RunningSer
       return closing
     },
   }
+}
+
+/** Tells whether a bind address only accepts connections from this machine. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '').toLowerCase()
+  return bare === 'localhost' || bare === '::1' || /^127\.\d+\.\d+\.\d+$/.test(bare) || bare === '::ffff:127.0.0.1'
+}
+
+/**
+ * What `serve` must say about the keys it serves: a demo world's API keys, admin-free account keys
+ * and issuer keys are derived from a public seed, the same on every machine; served beyond this
+ * machine, anyone who can reach the port can use them.
+ */
+export function serveNotices(parameters: { host: string; demoWorld: boolean }): string[] {
+  if (!parameters.demoWorld) return []
+  const notices = ['  Demo world: its API keys and account keys are public and the same on every machine. Use it to try things out, never for real scores.']
+  if (!isLoopbackHost(parameters.host)) {
+    notices.push(`  WARNING: bound to ${parameters.host}, which other machines can reach, with the demo world's public keys. Bind to 127.0.0.1 unless that is what you want.`)
+  }
+  return notices
 }
 
 /** The lines `serve` prints. */
@@ -220,5 +243,6 @@ export function describeServe(running: RunningServe): string[] {
     `  API key (X-API-KEY): ${running.apiKey}`,
     `  Admin token (Authorization: Bearer): ${running.adminToken}`,
     ...(running.persistence ? [`  State file: ${running.persistence.file} (saved on every change and on exit)`] : []),
+    ...(origin.seed !== null ? ['', ...serveNotices({ host: running.host, demoWorld: true })] : []),
   ]
 }

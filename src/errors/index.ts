@@ -15,7 +15,7 @@ export {
   type HttpRequestErrorParameters,
   type ValidationIssue,
 } from './http.js'
-export { InvalidAddressError, InvalidParameterError, PaginationLimitError } from './input.js'
+export { InvalidAddressError, InvalidParameterError, InvalidStateError, PaginationLimitError } from './input.js'
 export { ScoreTimeoutError, ScoringError } from './scoring.js'
 export { BlockNotAvailableError, ChainReadError, LocalChainError, UnsupportedNetworkError } from './chain.js'
 export { AuditIncompleteError, ProposalNotFoundError, SnapshotHubError, VotesFileError } from './audit.js'

@@ -54,3 +54,20 @@ export class PaginationLimitError extends BaseError {
     this.kind = parameters.kind
   }
 }
+
+/** A saved server state that cannot be used: not JSON, another version, or a field of the wrong type. */
+export class InvalidStateError extends BaseError {
+  override name = 'InvalidStateError' as const
+  readonly file: string | undefined
+  readonly problems: readonly { path: string; message: string }[]
+  constructor(parameters: BaseErrorParameters & { file?: string | undefined; problems: readonly { path: string; message: string }[] }) {
+    super(`${parameters.file ? `The state file ${parameters.file}` : 'The server state'} cannot be used; nothing was changed.`, {
+      ...parameters,
+      code: 'INVALID_STATE',
+      metaMessages: [...parameters.problems.map((problem) => `${problem.path}: ${problem.message}`), ...(parameters.metaMessages ?? [])],
+      details: parameters.details ?? 'Fix the field named (or move the file away to start from the seed again).',
+    })
+    this.file = parameters.file
+    this.problems = parameters.problems
+  }
+}

@@ -35,7 +35,7 @@ export type FilePersistence = Persistence & {
  */
 export function loadStateFile(file: string, options: { now?: () => number } = {}): Store | undefined {
   if (!existsSync(file)) return undefined
-  return Store.fromJSON(readFileSync(file, 'utf8'), options)
+  return Store.fromJSON(readFileSync(file, 'utf8'), { ...options, file })
 }
 
 /** Writes `data` to `file` atomically: temp file in the same directory, fsync, rename. */

@@ -84,7 +84,11 @@ export async function readJsonBody(request: Request, mode: ValidationMode = 'fas
   let item: ValidationErrorItem | undefined
   let body: unknown
   if (text.trim() === '') item = { loc: ['body'], msg: 'Field required', type: 'missing' }
-  else {
+  else if (nestingDepth(text) > maxJsonDepth) {
+    // Deeper JSON than any request of the spec: refused before parsing, as every recursive step
+    // after it (validation, cloning, saving) could overflow the stack.
+    item = { loc: ['body'], msg: `JSON nested deeper than ${maxJsonDepth} levels`, type: 'json_too_deep' }
+  } else {
     try {
       body = JSON.parse(text) as unknown
     } catch {
@@ -93,6 +97,28 @@ export async function readJsonBody(request: Request, mode: ValidationMode = 'fas
   }
   if (item) throw mode === 'fastapi' ? new HttpError(422, [item]) : new HttpError(400, `body: ${item.msg}`)
   return body
+}
+
+/** Deepest JSON nesting a request body may have (a stamp credential is about 5 deep). */
+export const maxJsonDepth = 64
+
+/** The deepest nesting of arrays and objects in a JSON text, counted without parsing it. */
+export function nestingDepth(text: string): number {
+  let depth = 0
+  let deepest = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const char = text.charCodeAt(i)
+    if (inString) {
+      if (char === 92 /* \\ */) i++
+      else if (char === 34 /* " */) inString = false
+    } else if (char === 34) inString = true
+    else if (char === 91 /* [ */ || char === 123 /* { */) {
+      depth++
+      if (depth > deepest) deepest = depth
+    } else if (char === 93 /* ] */ || char === 125 /* } */) depth--
+  }
+  return deepest
 }
 
 /**
@@ -107,13 +133,14 @@ export function requireAddress(value: string | undefined): Address {
 }
 
 /**
- * A scorer id path parameter: digits only.
+ * A scorer id (a path parameter, or the v1 submit's `scorer_id`): digits only, so "0x1", "1e0",
+ * "1.0", " 1" and "+1" are not scorer 1.
  *
- * @throws {HttpError} 422 when it is not an integer (the public service's path type check).
+ * @throws {HttpError} 422 when it is not an integer (the public service's type check).
  */
-export function requireScorerId(value: string | undefined): number {
+export function requireScorerId(value: string | undefined, where: 'path' | 'body' = 'path'): number {
   if (!value || !/^\d{1,15}$/.test(value)) {
-    throw new HttpError(422, [{ loc: ['path', 'scorer_id'], msg: 'Input should be a valid integer', type: 'int_parsing' }])
+    throw new HttpError(422, [{ loc: [where, 'scorer_id'], msg: 'Input should be a valid integer', type: 'int_parsing' }])
   }
   return Number(value)
 }

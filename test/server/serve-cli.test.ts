@@ -4,13 +4,14 @@
  * Builds `dist/` first when it is missing or older than `src/`.
  */
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process'
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createPassportClient } from '../../src/clients/passport.js'
 import { createRegistryClient } from '../../src/clients/registry.js'
+import { serveNotices } from '../../src/cli/serve.js'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const builtCli = join(root, 'dist/cli/main.js')
@@ -77,6 +78,29 @@ describe('personhood serve (built bin, real port)', () => {
   }, 180_000)
   afterAll(async () => {
     if (demo) await stop(demo)
+    rmSync(dataDir, { recursive: true, force: true })
+  })
+
+  test('says that the demo world\'s keys are public', () => {
+    expect(demo.output()).toContain('Demo world: its API keys and account keys are public and the same on every machine.')
+  })
+
+  test('refuses a state file with a wrong-typed field: names the file and the field, binds nothing, changes nothing', async () => {
+    const saved = JSON.parse(readFileSync(dataFile, 'utf8'))
+    saved.scorers[0].threshold = 20
+    const broken = join(dataDir, 'broken.json')
+    const text = JSON.stringify(saved)
+    writeFileSync(broken, text)
+    const child = spawn(process.execPath, [join(root, 'bin/personhood.js'), 'serve', '--port', '0', '--data', broken], { cwd: root })
+    let output = ''
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve))
+    expect(code).toBe(1)
+    expect(output).toContain(`The state file ${broken} cannot be used; nothing was changed.`)
+    expect(output).toContain('scorers[0].threshold: Invalid input: expected string, received number')
+    expect(output).not.toContain('listening on')
+    expect(readFileSync(broken, 'utf8')).toBe(text)
   })
 
   test('prints the base URL of each interface, an API key and the admin token', () => {
@@ -138,5 +162,13 @@ describe('personhood serve (built bin, real port)', () => {
     } finally {
       await stop(empty)
     }
+  })
+})
+
+describe('serve notices', () => {
+  test('a demo world says its keys are public, and warns when other machines can reach it', () => {
+    for (const host of ['127.0.0.1', 'localhost', '::1', '127.0.0.2']) expect(serveNotices({ host, demoWorld: true })).toHaveLength(1)
+    for (const host of ['0.0.0.0', '::', '192.168.1.10']) expect(serveNotices({ host, demoWorld: true })[1]).toMatch(/^ {2}WARNING: bound to /)
+    expect(serveNotices({ host: '0.0.0.0', demoWorld: false })).toEqual([])
   })
 })

@@ -13,7 +13,9 @@ import { generateWorld } from '../../world/generate.js'
 import { cleanHandsAttester, cleanHandsFullSchemaId, cleanHandsSchemaId, defaultActionId, humanIdCircuitIds, humanIdIssuers, verificationLifetimeSeconds, stampLifetimeSeconds } from '../../world/constants.js'
 import type { World } from '../../world/types.js'
 import type { ServerContext } from '../context.js'
+import { InvalidStateError } from '../../errors/input.js'
 import { HttpError } from '../errors.js'
+import { readJsonBody } from '../request.js'
 import { buildStampCredential } from '../state/credentials.js'
 import { createEmptyState, parseState } from '../state/store.js'
 import type { ServerState, StampRecord } from '../state/types.js'
@@ -144,12 +146,7 @@ const generateBody = z.strictObject({
 })
 
 async function body<S extends z.ZodType>(c: Context, schema: S): Promise<z.output<S>> {
-  let value: unknown
-  try {
-    value = await c.req.json()
-  } catch {
-    throw new HttpError(422, [{ loc: ['body'], msg: 'JSON decode error', type: 'json_invalid' }])
-  }
+  const value = await readJsonBody(c.req.raw)
   const result = schema.safeParse(value)
   if (!result.success) {
     throw new HttpError(
@@ -197,7 +194,10 @@ export function createAdminRoutes(ctx: ServerContext): Hono {
       next = parseState(await body(c, z.looseObject({ version: z.literal(1) })))
     } catch (error) {
       if (error instanceof HttpError) throw error
-      throw new HttpError(422, [{ loc: ['body'], msg: (error as Error).message, type: 'value_error' }])
+      if (error instanceof InvalidStateError) {
+        throw new HttpError(422, error.problems.map((problem) => ({ loc: ['body', problem.path], msg: problem.message, type: 'value_error' })))
+      }
+      throw error
     }
     store.replace(keepSecrets(next))
     return c.json({ ok: true, revision: store.revision })

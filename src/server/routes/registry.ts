@@ -15,7 +15,7 @@ import { isValidAddress } from '../../utils/address.js'
 import type { ServerContext } from '../context.js'
 import { HttpError } from '../errors.js'
 import type { ApiKeyVariables } from '../middleware/api-key.js'
-import { parseQuery, readJsonBody, requireAddress, validationError } from '../request.js'
+import { parseQuery, readJsonBody, requireAddress, requireScorerId, validationError } from '../request.js'
 import { toEvidence } from '../scoring.js'
 import type { Scorer, Submission } from '../state/types.js'
 import { readIncludeMetadata, readStampLimit, stampPage } from './stamp-pages.js'
@@ -89,7 +89,7 @@ export function createRegistryRoutes(ctx: ServerContext): Hono<{ Variables: ApiK
     const parsed = submitPassportBodySchema.safeParse(body)
     if (!parsed.success) throw validationError(parsed.error, body, 'body')
     const { address, scorer_id: scorerId, signature, nonce } = parsed.data
-    const scorer = store.scorer(/^\d+$/.test(scorerId) ? Number(scorerId) : scorerId)
+    const scorer = store.scorer(requireScorerId(scorerId, 'body'))
     if (signature) {
       if (!nonce) throw new HttpError(400, 'A nonce is required with a signature.')
       // Consumed before the (async) signature check: a nonce can never be used twice.
@@ -109,8 +109,8 @@ export function createRegistryRoutes(ctx: ServerContext): Hono<{ Variables: ApiK
 
   // C3: the submitted record of one address.
   app.get('/registry/score/:scorer_id/:address', (c) => {
+    const scorer = store.scorer(requireScorerId(c.req.param('scorer_id')))
     const address = requireAddress(c.req.param('address'))
-    const scorer = store.scorer(c.req.param('scorer_id'))
     const submission = store.submission(scorer.id, address)
     if (!submission) throw new HttpError(400, notSubmittedDetail)
     return c.json({ items: [toRegistryScore(submission, scorer, ctx.now())] })
@@ -118,7 +118,7 @@ export function createRegistryRoutes(ctx: ServerContext): Hono<{ Variables: ApiK
 
   // C4: every submission to the scorer, with both spellings of the timestamp filters.
   app.get('/registry/score/:scorer_id', (c) => {
-    const scorer = store.scorer(c.req.param('scorer_id'))
+    const scorer = store.scorer(requireScorerId(c.req.param('scorer_id')))
     const query = parseQuery(c, registryScoreListQuerySchema)
     const limit = query.limit ?? maxScorePageLimit
     if (limit > maxScorePageLimit) throw new HttpError(400, `Invalid limit: expected an integer from 1 to ${maxScorePageLimit}.`)

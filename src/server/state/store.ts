@@ -11,7 +11,9 @@ import { privateKeyToAccount } from 'viem/accounts'
 import type { ModelName } from '../../schemas/model.js'
 import type { V2Score } from '../../schemas/passport.js'
 import type { CachedStamp, SaveStatus } from '../../schemas/stamp-cache.js'
+import { InvalidStateError } from '../../errors/input.js'
 import { HttpError, UnknownScorerError } from '../errors.js'
+import { checkServerState } from './schema.js'
 import { checkStampCredential, type CredentialProblem } from './credentials.js'
 import { computeScore, toSubmissionResult, toV2Score, type ScoreComputation } from '../scoring.js'
 import type {
@@ -149,8 +151,8 @@ export class Store {
   }
 
   /** A store from serialized state (the parsed JSON of {@link toJSON}). */
-  static fromJSON(json: unknown, options: { now?: () => number } = {}): Store {
-    return new Store(parseState(json), options)
+  static fromJSON(json: unknown, options: { now?: () => number; file?: string } = {}): Store {
+    return new Store(parseState(json, options.file), options)
   }
 
   #changed(): void {
@@ -163,7 +165,8 @@ export class Store {
 
   /** The scorer with this id, or undefined. */
   findScorer(id: number | string): Scorer | undefined {
-    const wanted = Number(id)
+    // Digits only: "0x1", "1e0", "1.0", " 1" and "+1" are not scorer 1.
+    const wanted = typeof id === 'number' ? id : /^\d{1,15}$/.test(id) ? Number(id) : Number.NaN
     return this.#state.scorers.find((scorer) => scorer.id === wanted)
   }
 
@@ -542,16 +545,24 @@ function pruneNonces(book: Record<string, NonceRecord>, now: number): void {
 /**
  * Reads serialized state, checking its version and filling books a newer field may lack.
  *
- * @throws {TypeError} when it is not a state of this version.
+ * @throws {InvalidStateError} when it is not JSON, not a state of this version, or a field has the wrong type (naming the file and the field).
  */
-export function parseState(json: unknown): ServerState {
-  const value = typeof json === 'string' ? (JSON.parse(json) as unknown) : json
+export function parseState(json: unknown, file?: string): ServerState {
+  let value = json
+  if (typeof json === 'string') {
+    try {
+      value = JSON.parse(json) as unknown
+    } catch (error) {
+      throw new InvalidStateError({ file, problems: [{ path: '(root)', message: `Not JSON: ${(error as Error).message}` }], cause: error })
+    }
+  }
   if (!value || typeof value !== 'object' || (value as { version?: unknown }).version !== stateVersion) {
-    throw new TypeError(`Not a personhood server state (expected "version": ${stateVersion}).`)
+    throw new InvalidStateError({ file, problems: [{ path: 'version', message: `Not a personhood server state (expected "version": ${stateVersion}).` }] })
   }
   const base = createEmptyState()
-  const state = { ...base, ...(value as Partial<ServerState>) } as ServerState
-  return state
+  const checked = checkServerState({ ...base, ...(value as Partial<ServerState>) })
+  if (!checked.ok) throw new InvalidStateError({ file, problems: checked.problems })
+  return checked.state
 }
 
 /** The default time base when no world gives one: Optimism, 2-second blocks, genesis 2021-11-11. */

@@ -1,0 +1,166 @@
+/**
+ * The shape of a saved server state, checked field by field when a state file is loaded: a file
+ * with a wrong-typed field is refused at start (naming the field), never served as 500s later.
+ * The records the world generates (keys, verifications, attestations...) are held to their types;
+ * stamps stay any JSON (the cache stores what clients post), and score records in the history are
+ * held to the A1 shape.
+ */
+import { z } from 'zod'
+import { v2ScoreSchema } from '../../schemas/passport.js'
+import { stateVersion, type ServerState } from './types.js'
+
+const hex = z.string().regex(/^0x[0-9a-fA-F]*$/, 'Expected 0x-prefixed hex')
+const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'Expected an address (0x and 40 hex characters)')
+const unixMs = z.number().finite()
+const unixSeconds = z.number().finite()
+const count = z.number().int().nonnegative()
+
+const nonce = z.object({
+  issuedAt: unixMs,
+  expiresAt: unixMs.nullable(),
+  usedAt: unixMs.nullable(),
+  address: address.nullable().optional(),
+  purpose: z.string().optional(),
+})
+
+const submissionResult = z.object({
+  rawScore: z.string(),
+  threshold: z.string(),
+  passing: z.boolean(),
+  stampScores: z.record(z.string(), z.string()),
+  expiresAt: unixMs.nullable(),
+  error: z.string().nullable(),
+})
+
+/** A saved server state (version {@link stateVersion}). */
+export const serverStateSchema = z.object({
+  version: z.literal(stateVersion),
+  secrets: z.object({ adminToken: z.string().min(1), jwtSecret: z.string().min(1) }),
+  origin: z.object({ seed: z.string().nullable(), worldNow: z.string().nullable() }),
+  chain: z.object({ chainId: z.number().int().positive(), genesisTime: unixSeconds, blockTimeSeconds: z.number().positive() }),
+  stampProviders: z.array(
+    z.object({
+      id: z.string(),
+      icon: z.string(),
+      name: z.string(),
+      description: z.string(),
+      connectMessage: z.string(),
+      groups: z.array(z.object({ name: z.string(), stamps: z.array(z.object({ name: z.string(), description: z.string(), hash: z.string() })) })),
+    }),
+  ),
+  stampIssuers: z.array(z.object({ did: z.string().min(1), trusted: z.boolean(), privateKey: hex })),
+  scorers: z.array(
+    z.object({
+      id: z.number().int().positive(),
+      name: z.string(),
+      type: z.enum(['unique-humanity', 'binary']),
+      threshold: z.string().regex(/^\d+(\.\d+)?$/, 'Expected a decimal string'),
+      weights: z.record(z.string(), z.string().regex(/^\d+(\.\d+)?$/, 'Expected a decimal string')),
+    }),
+  ),
+  apiKeys: z.array(z.object({ key: z.string().min(1), name: z.string(), tier: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)]), historyAllowlisted: z.boolean() })),
+  stamps: z.record(
+    z.string(),
+    z.array(
+      z.object({
+        id: count,
+        address,
+        provider: z.string(),
+        stamp: z.unknown(),
+        store_save_status: z.enum(['pending', 'saved', 'failed']),
+        store_stream_id: z.string().nullable(),
+        createdAt: unixMs,
+      }),
+    ),
+  ),
+  nextStampId: count,
+  claims: z.record(z.string(), z.record(z.string(), z.object({ owner: address, expiresAt: unixMs }))),
+  history: z.record(z.string(), z.record(z.string(), z.array(z.object({ at: unixMs, record: v2ScoreSchema })))),
+  submissions: z.record(
+    z.string(),
+    z.record(z.string(), z.object({ address, seq: count, submittedAt: unixMs, doneAt: unixMs, result: submissionResult })),
+  ),
+  nextSubmissionSeq: count,
+  signingNonces: z.record(z.string(), nonce),
+  tosNonces: z.record(z.string(), nonce),
+  siweNonces: z.record(z.string(), nonce),
+  modelScores: z.record(z.string(), z.record(z.string(), z.number())),
+  stakes: z.array(
+    z.object({ chain: z.number().int(), staker: address, stakee: address, amount: z.string(), lock_time: z.string(), unlock_time: z.string(), last_updated_in_block: count }),
+  ),
+  roundStakes: z.array(
+    z.object({
+      address,
+      roundId: z.string(),
+      stakes: z.array(z.object({ stake: z.string(), round: z.object({ id: z.string() }) })),
+      xstakeAggregates: z.array(z.object({ total: z.string(), round: z.object({ id: z.string() }) })),
+    }),
+  ),
+  tosAcceptances: z.array(z.object({ tosType: z.string(), address, acceptedAt: z.string() })),
+  verifications: z.array(
+    z.looseObject({
+      address,
+      credential: z.enum(['gov-id', 'phone', 'biometrics']),
+      network: z.enum(['optimism', 'base-sepolia']),
+      source: z.enum(['hub', 'legacy-store', 'zk-passport']),
+      circuitId: hex.nullable(),
+      actionId: z.string().regex(/^\d+$/, 'Expected a decimal action id'),
+      issuer: hex.nullable(),
+      nullifier: z.string().nullable(),
+      emptyPublicValues: z.boolean(),
+      issuedAt: unixSeconds,
+      expiresAt: unixSeconds.nullable(),
+      revoked: z.boolean(),
+      revokedAt: unixSeconds.nullable(),
+      kind: z.string(),
+    }),
+  ),
+  attestations: z.array(
+    z.looseObject({
+      attestationId: hex,
+      address,
+      fullSchemaId: z.string(),
+      schemaId: z.string(),
+      attester: z.string(),
+      isReceiver: z.boolean(),
+      revoked: z.boolean(),
+      validUntil: z.union([z.number(), z.string()]),
+      attestTimestamp: z.number(),
+      recipients: z.array(z.string()),
+      kind: z.string(),
+    }),
+  ),
+  cleanHandsSbts: z.array(
+    z.object({
+      chain: z.enum(['near', 'aptos']),
+      address: z.string(),
+      actionId: z.string(),
+      circuitId: hex,
+      issuedAt: unixSeconds,
+      expiresAt: unixSeconds,
+      revoked: z.boolean(),
+      kind: z.enum(['valid', 'expired', 'revoked', 'custom-action']),
+    }),
+  ),
+  demoAccounts: z.array(z.looseObject({ story: z.string(), description: z.string(), address, privateKey: hex })),
+})
+
+/** Where a saved state is wrong: the first problem's path (e.g. `scorers[0].threshold`) and what is wrong. */
+export type StateProblem = { path: string; message: string }
+
+/**
+ * Checks a parsed state file against {@link serverStateSchema}.
+ *
+ * @returns the state, or the problems (at most 5) with their paths.
+ */
+export function checkServerState(value: unknown): { ok: true; state: ServerState } | { ok: false; problems: StateProblem[] } {
+  const parsed = serverStateSchema.safeParse(value)
+  if (parsed.success) return { ok: true, state: value as ServerState }
+  return {
+    ok: false,
+    problems: parsed.error.issues.slice(0, 5).map((issue) => ({
+      path: issue.path.reduce<string>((text, key) => (typeof key === 'number' ? `${text}[${key}]` : text ? `${text}.${String(key)}` : String(key)), '') || '(root)',
+      message: issue.message,
+    })),
+  }
+}
