@@ -103,7 +103,9 @@ export async function startServe(options: ServeOptions = {}): Promise<RunningSer
   if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new TypeError(`Invalid port ${String(port)}: expected 0 to 65535.`)
   if (seed !== 'demo' && seed !== 'empty') throw new TypeError(`Invalid seed "${String(seed)}": expected demo or empty.`)
 
-  let store = data ? loadStateFile(data, { now }) : undefined
+  const loaded = data ? loadStateFile(data, { now }) : undefined
+  for (const warning of loaded?.warnings ?? []) console.error(`personhood: ${warning}`)
+  let store = loaded?.store
   const source: RunningServe['source'] = store ? 'data' : seed
   if (!store) {
     const secrets = options.adminToken ? { adminToken: options.adminToken } : {}
@@ -130,7 +132,9 @@ export async function startServe(options: ServeOptions = {}): Promise<RunningSer
     const chainPort = typeof options.chain === 'object' ? (options.chain.port ?? 8545) : 8545
     chain = await startLocalChain({ world: store.state, now, rpc: { host, port: chainPort } })
   }
-  const persistence = data ? createFilePersistence({ file: data, store, onError: (error) => console.error('personhood: could not save state:', error) }) : undefined
+  const persistence = data
+    ? createFilePersistence({ file: data, store, generation: loaded?.generation ?? 0, onError: (error) => console.error('personhood: could not save state:', error) })
+    : undefined
   const app = createServer({
     store,
     now,

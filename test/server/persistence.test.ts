@@ -2,17 +2,31 @@
  * Persistence (`--data`): every acknowledged change is on disk when its answer arrives (atomic
  * writes, coalesced), and a server restarted from the file has the identical state.
  */
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { appendFileSync, chmodSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, describe, expect, test } from 'vitest'
+import { afterAll, afterEach, describe, expect, test } from 'vitest'
 import { startServe, type RunningServe } from '../../src/cli/serve.js'
 import { createServer } from '../../src/server/index.js'
-import { createFilePersistence, loadStateFile } from '../../src/server/persistence.js'
+import { createFilePersistence, loadStateFile, logFileOf } from '../../src/server/persistence.js'
 import { Store } from '../../src/server/state/store.js'
 import { adminToken, keys, testWorld, worldNow, worldNowMs } from './harness.js'
 
 const directories: string[] = []
+afterAll(() => {
+  for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true })
+})
+
+/** The durable state: the snapshot with its log replayed, as a restart sees it. */
+function durable(file: string) {
+  return loadStateFile(file)!.store.toJSON()
+}
+
+/** A state as it is saved: the nonces, which live minutes, are not. */
+function withoutNonces(state: object) {
+  return { ...JSON.parse(JSON.stringify(state)), signingNonces: {}, tosNonces: {}, siweNonces: {} }
+}
+
 function tempFile(): string {
   const directory = mkdtempSync(join(tmpdir(), 'personhood-state-'))
   directories.push(directory)
@@ -31,8 +45,8 @@ describe('file persistence', () => {
 
     const response = await server.fetch(new Request(`http://x/v2/stamps/1/score/${address}`, { headers: { 'X-API-KEY': key } }))
     expect(response.status).toBe(200)
-    const saved = JSON.parse(readFileSync(file, 'utf8'))
-    expect(saved.history['1'][address].at(-1).record).toEqual(await response.json())
+    const saved = durable(file)
+    expect(saved.history['1']![address]!.at(-1)!.record).toEqual(await response.json())
 
     // Concurrent changes are coalesced; every one of them is on disk when its answer arrives.
     const addresses = Array.from({ length: 20 }, (_, i) => `0x${(0xe000 + i).toString(16).padStart(40, '0')}`)
@@ -47,7 +61,7 @@ describe('file persistence', () => {
         ),
       ),
     )
-    const afterBatch = JSON.parse(readFileSync(file, 'utf8'))
+    const afterBatch = durable(file)
     for (const entry of addresses) expect(afterBatch.stamps[entry]).toHaveLength(1)
     expect(persistence.savedRevision).toBe(store.revision)
 
@@ -57,19 +71,100 @@ describe('file persistence', () => {
     expect(store.revision).toBe(revision)
 
     await persistence.close()
-    expect(readdirSync(join(file, '..'))).toEqual(['state.json'])
-    const restarted = loadStateFile(file)!
-    expect(restarted.toJSON()).toEqual(JSON.parse(JSON.stringify(store.toJSON())))
+    expect(readdirSync(join(file, '..')).sort()).toEqual(['state.json', 'state.json.log'])
+    const restarted = loadStateFile(file)!.store
+    expect(restarted.toJSON()).toEqual(withoutNonces(store.toJSON()))
     const again = createServer({ store: restarted, now: () => worldNowMs })
     const reread = await again.fetch(new Request(`http://x/v2/stamps/1/score/${address}/history?created_at=2030-01-01`, { headers: { 'X-API-KEY': key } }))
-    expect((await reread.json()).items[0]).toEqual(saved.history['1'][address].at(-1).record)
+    expect((await reread.json()).items[0]).toEqual(saved.history['1']![address]!.at(-1)!.record)
   })
 
   test('a file that is not a state is refused; a missing file is no state', () => {
     const file = tempFile()
     expect(loadStateFile(file)).toBeUndefined()
     writeFileSync(file, JSON.stringify({ version: 99 }))
-    expect(() => loadStateFile(file)).toThrow('Not a personhood server state')
+    expect(() => loadStateFile(file)).toThrow(`The state file ${file} cannot be used; nothing was changed.`)
+  })
+
+  test('a save costs the size of the change, not of the state: score reads append a line each, nonces write nothing', async () => {
+    const file = tempFile()
+    const { world, state } = testWorld()
+    const store = new Store(structuredClone(state), { now: () => worldNowMs })
+    const persistence = createFilePersistence({ file, store })
+    const server = createServer({ store, now: () => worldNowMs, persistence })
+    await persistence.flush()
+    const snapshotBytes = statSync(file).size
+    expect(persistence.writes.snapshots).toBe(1)
+
+    const key = keys(world).indexer
+    const before = persistence.writes.bytes
+    for (const account of world.demoAccounts) {
+      for (let i = 0; i < 20; i++) await server.fetch(new Request(`http://x/v2/stamps/1/score/${account.address}`, { headers: { 'X-API-KEY': key } }))
+    }
+    for (let i = 0; i < 200; i++) await server.fetch(new Request('http://x/account/nonce'))
+    const reads = world.demoAccounts.length * 20
+    const perRead = (persistence.writes.bytes - before) / reads
+    expect(persistence.writes.snapshots).toBe(1)
+    // One history event (a score record, about a kilobyte) per read: a tiny part of the state.
+    expect(perRead).toBeLessThan(4096)
+    expect(perRead * 100).toBeLessThan(snapshotBytes)
+    await persistence.close()
+    expect(durable(file)).toEqual(withoutNonces(store.toJSON()))
+  })
+
+  test('the log is compacted into a new snapshot once it outgrows it; older lines are never replayed again', async () => {
+    const file = tempFile()
+    const { world, state } = testWorld()
+    const store = new Store(structuredClone(state), { now: () => worldNowMs })
+    const persistence = createFilePersistence({ file, store })
+    const server = createServer({ store, now: () => worldNowMs, persistence })
+    const key = keys(world).indexer
+    const address = world.demoAccounts[0]!.address
+    for (let i = 0; persistence.writes.snapshots < 2 && i < 20_000; i++) {
+      await server.fetch(new Request(`http://x/v2/stamps/1/score/${address}`, { headers: { 'X-API-KEY': key } }))
+    }
+    expect(persistence.writes.snapshots).toBe(2)
+    await persistence.close()
+    expect(statSync(logFileOf(file)).size).toBeLessThan(statSync(file).size)
+    expect(durable(file)).toEqual(withoutNonces(store.toJSON()))
+  })
+
+  test('after a crash: a torn last log line is dropped with a warning, a torn middle line refuses the file, orphan temp files go', async () => {
+    const file = tempFile()
+    const { state } = testWorld()
+    const store = new Store(structuredClone(state), { now: () => worldNowMs })
+    const persistence = createFilePersistence({ file, store })
+    store.addStamps('0x00000000000000000000000000000000000000e1', [])
+    store.acceptTos('IST', '0x00000000000000000000000000000000000000e1')
+    await persistence.close()
+    const orphan = join(file, '..', '.state.json.4242.1700000000000.tmp')
+    writeFileSync(orphan, '{"half":')
+    appendFileSync(logFileOf(file), '{"g":1,"op":"set","path":["nextStampId"],"js')
+
+    const loaded = loadStateFile(file)!
+    expect(loaded.warnings).toEqual([
+      'removed 1 temp file(s) left by an interrupted save: .state.json.4242.1700000000000.tmp',
+      `dropped a torn last line of ${logFileOf(file)} (a save interrupted by a crash; that change was never acknowledged)`,
+    ])
+    expect(loaded.store.tosAccepted('IST', '0x00000000000000000000000000000000000000e1')).toBe(true)
+    expect(readdirSync(join(file, '..')).sort()).toEqual(['state.json', 'state.json.log'])
+
+    appendFileSync(logFileOf(file), '\n{"g":1,"op":"set","path":["nextStampId"],"json":"7"}\n')
+    expect(() => loadStateFile(file)).toThrow(`The state file ${logFileOf(file)} cannot be used; nothing was changed.`)
+  })
+
+  test('the state file and its log are private (0600); an existing file others can read is warned about', async () => {
+    const file = tempFile()
+    const { state } = testWorld()
+    const store = new Store(structuredClone(state), { now: () => worldNowMs })
+    const persistence = createFilePersistence({ file, store })
+    store.acceptTos('IST', '0x00000000000000000000000000000000000000e2')
+    await persistence.close()
+    expect(statSync(file).mode & 0o777).toBe(0o600)
+    expect(statSync(logFileOf(file)).mode & 0o777).toBe(0o600)
+    expect(loadStateFile(file)!.warnings).toEqual([])
+    chmodSync(file, 0o644)
+    expect(loadStateFile(file)!.warnings).toEqual([`${file} is readable by other users (mode 644); it holds secrets: chmod 600 it.`])
   })
 })
 

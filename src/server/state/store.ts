@@ -55,7 +55,30 @@ export type ScoreOptions = {
 }
 
 /** A change listener: called synchronously after every {@link Store.mutate}, with the new revision. */
-export type ChangeListener = (revision: number) => void
+/**
+ * One part of the state a change wrote, as persistence replays it: `set` the value at `path`
+ * (`json` undefined: delete it), or `push` one item onto the array at `path`. Values are
+ * serialized when the change is made, so replaying the changes in order rebuilds the state.
+ */
+export type StateChange = { op: 'set'; path: readonly string[]; json: string | undefined } | { op: 'push'; path: readonly string[]; json: string }
+
+/** What a change touched: the changes, or `all` when it did not say (a full save is needed). */
+export type ChangeListener = (revision: number, changes: readonly StateChange[] | 'all') => void
+
+/** A part of the state a change names: a path to re-read, or an item pushed onto an array. */
+type Touch = { path: readonly (string | number)[]; push?: unknown }
+
+/** Parts of the state that live minutes and are never saved (nonces): a change to them alone writes nothing. */
+export const ephemeralStateKeys = ['signingNonces', 'tosNonces', 'siweNonces'] as const
+
+function valueAt(state: unknown, path: readonly string[]): unknown {
+  let value = state
+  for (const key of path) {
+    if (value === null || typeof value !== 'object' || !Object.hasOwn(value, key)) return undefined
+    value = (value as Record<string, unknown>)[key]
+  }
+  return value
+}
 
 /**
  * Most A2 history events kept per scorer and address; older ones are dropped (A2 then answers 404
@@ -126,17 +149,24 @@ export class Store {
    * Applies a synchronous change to the state and notifies the listeners. Never pass an async
    * function: the change must not await between its reads and writes.
    */
-  mutate<T>(change: (state: ServerState) => T): T {
+  mutate<T>(change: (state: ServerState) => T, touched?: (state: ServerState, result: T) => readonly Touch[]): T {
     const result = change(this.#state)
     if (result instanceof Promise) throw new TypeError('Store.mutate takes a synchronous change.')
-    this.#changed()
+    this.#changed(
+      touched
+        ? touched(this.#state, result).map((touch): StateChange => {
+            const path = touch.path.map(String)
+            return 'push' in touch ? { op: 'push', path, json: JSON.stringify(touch.push) } : { op: 'set', path, json: JSON.stringify(valueAt(this.#state, path)) }
+          })
+        : 'all',
+    )
     return result
   }
 
   /** Replaces the whole state (admin reset, world load). */
   replace(state: ServerState): void {
     this.#state = state
-    this.#changed()
+    this.#changed('all')
   }
 
   /** Registers a listener of changes; returns a function that removes it. */
@@ -155,10 +185,10 @@ export class Store {
     return new Store(parseState(json, options.file), options)
   }
 
-  #changed(): void {
+  #changed(changes: readonly StateChange[] | 'all'): void {
     this.#revision += 1
     this.#trusted = undefined
-    for (const listener of this.#listeners) listener(this.#revision)
+    for (const listener of this.#listeners) listener(this.#revision, changes)
   }
 
   // ---- scorers, keys, issuers, metadata --------------------------------------------------
@@ -274,7 +304,7 @@ export class Store {
         })
       }
       state.stamps[owner] = records
-    })
+    }, () => [{ path: ['stamps', owner] }, { path: ['nextStampId'] }])
     return this.cachedStamps(owner)
   }
 
@@ -286,10 +316,14 @@ export class Store {
     const owner = address.toLowerCase() as Address
     const writes = items.filter((item) => item.stamp !== undefined && item.stamp !== null) as StampWrite[]
     const deletions = items.filter((item) => item.stamp === undefined || item.stamp === null).map((item) => item.provider)
-    this.mutate(() => {
-      this.deleteStamps(owner, deletions)
-      this.addStamps(owner, writes)
-    })
+    // The two inner changes name what they touched.
+    this.mutate(
+      () => {
+        this.deleteStamps(owner, deletions)
+        this.addStamps(owner, writes)
+      },
+      () => [],
+    )
     return this.cachedStamps(owner)
   }
 
@@ -306,7 +340,7 @@ export class Store {
         else delete state.stamps[owner]
       }
       return deleted.map(toCachedStamp)
-    })
+    }, () => [{ path: ['stamps', owner] }])
   }
 
   /** D4: sets the save status of the address's own records; returns the ids it updated. */
@@ -325,7 +359,7 @@ export class Store {
         updated.push(record.id)
       }
       return updated
-    })
+    }, () => [{ path: ['stamps', address.toLowerCase()] }])
   }
 
   // ---- scoring ------------------------------------------------------------------------------
@@ -339,19 +373,29 @@ export class Store {
   score(address: string, options: ScoreOptions = {}): V2Score {
     const scorer = this.scorer(options.alternateScorerId ?? options.scorerId)
     const owner = address.toLowerCase() as Address
-    return this.mutate((state) => {
-      const result = this.#compute(state, scorer, owner, options.at ?? this.#now())
-      const record = toV2Score(result)
-      if (options.recordHistory) {
-        const book = (state.history[scorer.id] ??= {})
-        const events = (book[owner] ??= [])
-        insertEvent(events, { at: result.at, record })
-        if (events.length > maxHistoryEvents) events.splice(0, events.length - maxHistoryEvents)
-      }
-      return record
-    })
+    const touched: Touch[] = []
+    return this.mutate(
+      (state) => {
+        const result = this.#compute(state, scorer, owner, options.at ?? this.#now())
+        touched.push(...claimTouches(scorer.id, result))
+        const record = toV2Score(result)
+        if (options.recordHistory) {
+          const book = (state.history[scorer.id] ??= {})
+          const events = (book[owner] ??= [])
+          const event = { at: result.at, record }
+          const appended = insertEvent(events, event)
+          const trimmed = events.length > maxHistoryEvents
+          if (trimmed) events.splice(0, events.length - maxHistoryEvents)
+          // The common case, a new latest event, is one pushed item; anything else rewrites the list.
+          touched.push(appended && !trimmed && events.length > 1 ? { path: ['history', scorer.id, owner], push: event } : { path: ['history', scorer.id, owner] })
+        }
+        return record
+      },
+      () => touched,
+    )
   }
 
+  /** Scores and writes the claims the score makes (name them with {@link claimTouches}). */
   #compute(state: ServerState, scorer: Scorer, address: Address, at: number): ScoreComputation {
     const claims = (state.claims[scorer.id] ??= {})
     const stamps = (state.stamps[address] ?? []).map((record) => record.stamp)
@@ -388,9 +432,12 @@ export class Store {
   submit(scorerId: number | string, address: string, options: { at?: number; delayMs?: number } = {}): Submission {
     const scorer = this.scorer(scorerId)
     const owner = address.toLowerCase() as Address
+    const touched: Touch[] = [{ path: ['submissions', scorer.id, owner] }, { path: ['nextSubmissionSeq'] }]
     return this.mutate((state) => {
       const at = options.at ?? this.#now()
-      const result = toSubmissionResult(this.#compute(state, scorer, owner, at))
+      const computed = this.#compute(state, scorer, owner, at)
+      touched.push(...claimTouches(scorer.id, computed))
+      const result = toSubmissionResult(computed)
       const book = (state.submissions[scorer.id] ??= {})
       const previous = book[owner]
       const submission: Submission = {
@@ -402,7 +449,7 @@ export class Store {
       }
       book[owner] = submission
       return submission
-    })
+    }, () => touched)
   }
 
   /** The submission of (scorer, address), or undefined. */
@@ -437,7 +484,7 @@ export class Store {
         ...(options.address ? { address: options.address.toLowerCase() as Address } : {}),
         ...(options.purpose !== undefined ? { purpose: options.purpose } : {}),
       }
-    })
+    }, () => [])
     return nonce
   }
 
@@ -464,9 +511,12 @@ export class Store {
   consumeNonce(kind: NonceKind, nonce: string, expect: { address?: string; purpose?: string } = {}): NonceFailure | null {
     const failure = this.checkNonce(kind, nonce, expect)
     if (failure) return failure
-    this.mutate(() => {
-      this.nonce(kind, nonce)!.usedAt = this.#now()
-    })
+    this.mutate(
+      () => {
+        this.nonce(kind, nonce)!.usedAt = this.#now()
+      },
+      () => [],
+    )
     return null
   }
 
@@ -501,7 +551,7 @@ export class Store {
     const owner = address.toLowerCase() as Address
     this.mutate((state) => {
       state.tosAcceptances.push({ tosType, address: owner, acceptedAt: new Date(at).toISOString() })
-    })
+    }, (state) => [{ path: ['tosAcceptances'], push: state.tosAcceptances.at(-1) }])
   }
 
   /** E1-E6: the address's Human ID verifications (every kind; the routes judge them). */
@@ -527,10 +577,17 @@ function toCachedStamp(record: StampRecord): CachedStamp {
   return { id: record.id, address: record.address, provider: record.provider, stamp: record.stamp as CachedStamp['stamp'] }
 }
 
-function insertEvent(events: HistoryEvent[], event: HistoryEvent): void {
+/** Inserts an event in time order; true when it went at the end. */
+function insertEvent(events: HistoryEvent[], event: HistoryEvent): boolean {
   let index = events.length
   while (index > 0 && events[index - 1]!.at > event.at) index--
   events.splice(index, 0, event)
+  return index === events.length - 1
+}
+
+/** The claims a score wrote, as touched paths. */
+function claimTouches(scorerId: number, result: ScoreComputation): Touch[] {
+  return Object.keys(result.claims).map((hash) => ({ path: ['claims', scorerId, hash] }))
 }
 
 function pruneNonces(book: Record<string, NonceRecord>, now: number): void {
