@@ -244,9 +244,9 @@ export function describeServe(running: RunningServe): string[] {
       ? [`  chain  local EVM, chain ${running.chain.network.chainId} (${running.chain.network.name}) JSON-RPC      ${running.chain.rpcUrl}`]
       : []),
     '',
+    ...(origin.seed !== null ? [...serveNotices({ host: running.host, demoWorld: true }), ''] : []),
     `  API key (X-API-KEY): ${running.apiKey}`,
     `  Admin token (Authorization: Bearer): ${running.adminToken}`,
     ...(running.persistence ? [`  State file: ${running.persistence.file} (saved on every change and on exit)`] : []),
-    ...(origin.seed !== null ? ['', ...serveNotices({ host: running.host, demoWorld: true })] : []),
   ]
 }

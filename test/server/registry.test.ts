@@ -192,6 +192,41 @@ describe('C4 score list', () => {
   })
 })
 
+describe('one score row per scorer and address, written by A1 as well as C2', () => {
+  test('an address scored only through A1 is listed by C4 and read by C3, with its latest score', async () => {
+    const h = setup()
+    const scorer = 4
+    const address = h.world.demoAccounts.find((account) => account.story === 'passing-stamps')!.address
+    expect((await h.call(`/registry/score/${scorer}/${address}`)).status).toBe(400)
+    h.clock.advance(60_000)
+    const a1 = await h.passport().getScore({ scorerId: scorer, address })
+    const row = await h.registry().getScore({ scorerId: scorer, address })
+    expect(row).toMatchObject({ address, status: 'DONE', last_score_timestamp: a1.last_score_timestamp })
+    const listed = await h.registry().listScores({ scorerId: scorer, lastScoreTimestampGte: a1.last_score_timestamp })
+    expect(listed.items.map((item) => item.address)).toEqual([address])
+    // Read again later: the same row, refreshed (not a second one).
+    h.clock.advance(60_000)
+    const again = await h.passport().getScore({ scorerId: scorer, address })
+    const relisted = (await h.call(`/registry/score/${scorer}?address=${address}`)).body
+    expect(relisted.items).toHaveLength(1)
+    expect(relisted.items[0].last_score_timestamp).toBe(again.last_score_timestamp)
+  })
+})
+
+describe('C3 answers in both shapes at once', () => {
+  test('the record at the top (the public service, passport-gated) and in items (the spec)', async () => {
+    const h = setup()
+    const address = '0x00000000000000000000000000000000000000e7'
+    await h.registry().submitPassport({ address, scorerId: 1 })
+    const { body } = await h.call(`/registry/score/1/${address}`)
+    expect(body.status).toBe('DONE')
+    expect(body.address).toBe(address)
+    const { items, ...top } = body
+    expect(items).toEqual([top])
+    expect(registryScoreItemsSchema.parse(body).items[0]).toEqual(top)
+  })
+})
+
 describe('C5-C7', () => {
   test('C5 lists stamps like A3; C6 lists the metadata like A4', async () => {
     const h = setup()

@@ -113,7 +113,10 @@ export function createRegistryRoutes(ctx: ServerContext): Hono<{ Variables: ApiK
     const address = requireAddress(c.req.param('address'))
     const submission = store.submission(scorer.id, address)
     if (!submission) throw new HttpError(400, notSubmittedDetail)
-    return c.json({ items: [toRegistryScore(submission, scorer, ctx.now())] })
+    // Both readings at once: the spec's `{ items: [record] }`, and the record's fields at the top as
+    // the public service answers (the `passport-gated` validation reads `status` there).
+    const record = toRegistryScore(submission, scorer, ctx.now())
+    return c.json({ ...record, items: [record] })
   })
 
   // C4: every submission to the scorer, with both spellings of the timestamp filters.

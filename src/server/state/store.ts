@@ -366,7 +366,8 @@ export class Store {
 
   /**
    * Scores an address (v2 record; D7/D8 use it as the InternalScore) and writes the dedup claims
-   * it makes, in one synchronous step. With `recordHistory`, the record joins the A2 history.
+   * it makes, in one synchronous step. With `recordHistory` (an A1 read), the record joins the A2
+   * history and becomes the scorer's score row of the address (read by C3 and C4).
    *
    * @throws {UnknownScorerError} (404) for an unknown scorer.
    */
@@ -380,6 +381,17 @@ export class Store {
         touched.push(...claimTouches(scorer.id, result))
         const record = toV2Score(result)
         if (options.recordHistory) {
+          // An A1 read writes the scorer's score row of the address, as a v1 submit does, so C3
+          // and C4 see every address the scorer has scored (field notes, section 2).
+          const rows = (state.submissions[scorer.id] ??= {})
+          rows[owner] = {
+            address: owner,
+            seq: rows[owner]?.seq ?? state.nextSubmissionSeq++,
+            submittedAt: result.at,
+            doneAt: result.at,
+            result: toSubmissionResult(result),
+          }
+          touched.push({ path: ['submissions', scorer.id, owner] }, { path: ['nextSubmissionSeq'] })
           const book = (state.history[scorer.id] ??= {})
           const events = (book[owner] ??= [])
           const event = { at: result.at, record }
