@@ -202,7 +202,7 @@ describe('one score row per scorer and address, written by A1 as well as C2', ()
     const a1 = await h.passport().getScore({ scorerId: scorer, address })
     const row = await h.registry().getScore({ scorerId: scorer, address })
     expect(row).toMatchObject({ address, status: 'DONE', last_score_timestamp: a1.last_score_timestamp })
-    const listed = await h.registry().listScores({ scorerId: scorer, lastScoreTimestampGte: a1.last_score_timestamp })
+    const listed = await h.registry().listScores({ scorerId: scorer, lastScoreTimestampGte: a1.last_score_timestamp! })
     expect(listed.items.map((item) => item.address)).toEqual([address])
     // Read again later: the same row, refreshed (not a second one).
     h.clock.advance(60_000)
