@@ -217,11 +217,14 @@ export type TosSigned = z.output<typeof tosSignedSchema>
 // ---------------------------------------------------------------------------------------------
 
 /**
- * An EIP-4361 (SIWE) message as a JSON object: domain, address, statement?, uri, version ("1"),
- * chainId, nonce (8+ alphanumerics), issuedAt, expirationTime?, notBefore?, requestId?, resources?.
+ * An EIP-4361 (SIWE) message as a JSON object: scheme?, domain, address, statement?, uri, version
+ * ("1"), chainId, nonce (8+ alphanumerics), issuedAt, expirationTime?, notBefore?, requestId?,
+ * resources?. Every field of EIP-4361 is kept, so the text the wallet signed can be rebuilt.
  * Timestamps stay ISO strings; a `chainId` sent as a digit string becomes a number.
  */
 export const siweMessageSchema = z.object({
+  /** The RFC 3986 scheme of the origin (`https`), written before the domain when given. */
+  scheme: z.string().regex(/^[a-zA-Z][a-zA-Z0-9+.-]*$/, 'Expected an RFC 3986 URI scheme').optional(),
   domain: z.string().min(1),
   address: addressSchema,
   statement: z.string().optional(),

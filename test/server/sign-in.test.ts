@@ -344,3 +344,38 @@ describe('verifySignIn', () => {
     expect(isAllowedSiweDomain('localhost.evil.example', ['localhost'])).toBe(false)
   })
 })
+
+describe('every EIP-4361 field is kept (SIWE from other libraries)', () => {
+  test('a message with the optional scheme, signed through viem, signs in', async () => {
+    const account = privateKeyToAccount(generatePrivateKey())
+    const answer = await signIn(harness, account, { scheme: 'https', requestId: 'req-1', resources: ['https://personhood.local/terms'] })
+    expect(answer.status).toBe(200)
+  })
+
+  test('spruceid siwe with an ethers wallet, every optional field set, signs in', async () => {
+    const { SiweMessage } = await import('siwe')
+    const { Wallet } = await import('ethers')
+    const wallet = Wallet.createRandom()
+    const nonce = await getNonce(harness.app)
+    const fields = {
+      scheme: 'https',
+      domain: 'personhood.local',
+      address: wallet.address,
+      statement: 'Sign in to the stamp cache.',
+      uri: 'https://personhood.local/login',
+      version: '1',
+      chainId: 10,
+      nonce,
+      issuedAt: new Date(start).toISOString(),
+      expirationTime: new Date(start + 5 * 60_000).toISOString(),
+      notBefore: new Date(start - 60_000).toISOString(),
+      requestId: 'spruce-1',
+      resources: ['https://personhood.local/a', 'ipfs://bafybeigdyrzt'],
+    }
+    const text = new SiweMessage(fields).prepareMessage()
+    expect(text.startsWith('https://personhood.local wants you to sign in')).toBe(true)
+    const signature = await wallet.signMessage(text)
+    const answer = await call(harness.app, 'POST', '/stamp-cache/authenticate/v2', { body: { message: fields, signature } })
+    expect({ status: answer.status, body: answer.status === 200 ? 'token' : answer.body }).toEqual({ status: 200, body: 'token' })
+  })
+})

@@ -103,6 +103,7 @@ export function buildSiweMessageTexts(message: SignInSubmit['message']): string[
   } as const
   const parsed = (value: string | undefined): Date | undefined => (value === undefined ? undefined : parseIsoTimestamp(value))
   const canonical = createSiweMessage({
+    scheme: message.scheme,
     domain: message.domain,
     address: message.address,
     statement: message.statement,
