@@ -84,6 +84,9 @@ export type RunningServe = {
   close(): Promise<void>
 }
 
+/** Largest request line plus headers `serve` reads: 256 KiB, about 6,000 addresses in one E4 URL. */
+export const maxRequestHeaderBytes = 256 * 1024
+
 function startOfUtcDay(ms: number): string {
   return new Date(Math.floor(ms / 86_400_000) * 86_400_000).toISOString()
 }
@@ -154,8 +157,23 @@ export async function startServe(options: ServeOptions = {}): Promise<RunningSer
   let server: ServerType
   try {
     server = await new Promise<ServerType>((resolve, reject) => {
-      const bound = bindNode({ fetch: app.fetch, port, hostname: host }, () => resolve(bound))
+      // Long request lines are served: score-api's `api` strategy puts every address of a call in one
+      // E4 URL (500 addresses are about 22,000 characters).
+      const bound = bindNode({ fetch: app.fetch, port, hostname: host, serverOptions: { maxHeaderSize: maxRequestHeaderBytes } }, () => resolve(bound))
       bound.once('error', reject)
+      // What Node's HTTP parser refuses (a request line or headers over the limit, a malformed
+      // request) is answered with a JSON body too, never an empty one.
+      bound.on('clientError', (error: NodeJS.ErrnoException, socket: import('node:stream').Duplex) => {
+        if (!socket.writable) return socket.destroy()
+        const tooLarge = error.code === 'HPE_HEADER_OVERFLOW'
+        const status = tooLarge ? 431 : 400
+        const body = JSON.stringify({
+          detail: tooLarge
+            ? `Request line and headers too large: at most ${maxRequestHeaderBytes} bytes (about ${Math.floor(maxRequestHeaderBytes / 43).toLocaleString('en-US')} addresses in one URL).`
+            : 'Malformed HTTP request.',
+        })
+        socket.end(`HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
+      })
     })
   } catch (error) {
     await chain?.stop()

@@ -4,6 +4,7 @@
  * at `/admin`.
  */
 import { Hono } from 'hono'
+import { bodyLimit } from 'hono/body-limit'
 import type { ChainClient } from '../chain/provider.js'
 import type { World } from '../world/types.js'
 import { defaultRateLimits, type BlockTime, type RateLimitConfig, type RateLimitTable, type ServerConfig, type ServerContext } from './context.js'
@@ -11,6 +12,7 @@ import { HttpError } from './errors.js'
 import { adminAuth } from './middleware/admin.js'
 import { apiKeyAuth } from './middleware/api-key.js'
 import { latency } from './middleware/latency.js'
+import { clientRateLimit } from './middleware/client-limit.js'
 import { createRateLimitCounter, rateLimit } from './middleware/rate-limit.js'
 import type { Persistence } from './persistence.js'
 import { defaultSiweDomains } from './auth/siwe.js'
@@ -26,7 +28,23 @@ import type { ApiKey, ServerState } from './state/types.js'
 import { stateFromWorld } from './state/world.js'
 
 /** Options of {@link createServer}. */
+/** Largest request body read (1 MiB: a bulk write of 100 stamps is about 150 KB). */
+export const maxBodyBytes = 1024 * 1024
+
+/** Largest admin request body (a whole state). */
+export const maxAdminBodyBytes = 512 * 1024 * 1024
+
+/** Requests per minute and client address to the routes that need no key (sign-in, verifications, the index, D5/D6). */
+export const defaultOpenRouteLimit = 1200
+
+/** Nonces per minute and client address (`GET /account/nonce`). */
+export const defaultNonceLimit = 60
+
 export type CreateServerOptions = {
+  /** Requests per minute and client address to the routes that need no key. Default {@link defaultOpenRouteLimit}. */
+  openRouteLimit?: number
+  /** Nonces per minute and client address. Default {@link defaultNonceLimit}. */
+  nonceLimit?: number
   /** A store to serve (shared with a persistence, a test...); it scores with its own clock, so give it the same `now`. Wins over `state` and `world`. */
   store?: Store
   /** A state to serve (e.g. parsed from a file). Wins over `world`. */
@@ -145,6 +163,18 @@ export function createServer(options: CreateServerOptions = {}): PersonhoodServe
     return c.json({ detail: 'Internal Server Error' }, 500)
   })
   app.notFound((c) => c.json({ detail: 'Not Found' }, 404))
+
+  // Bodies are capped before they are read: past the cap the stream is cut and the answer is 413.
+  // The admin API takes whole states (tens of MB) behind its token.
+  const limitOf = (maxSize: number) => bodyLimit({ maxSize, onError: (c) => c.json({ detail: `Request body too large: at most ${maxSize} bytes.` }, 413) })
+  const publicBodies = limitOf(maxBodyBytes)
+  const adminBodies = limitOf(maxAdminBodyBytes)
+  app.use('*', (c, next) => (c.req.path.startsWith('/admin/') ? adminBodies(c, next) : publicBodies(c, next)))
+  // Routes that need no key are limited per client address.
+  const open = clientRateLimit({ limit: options.openRouteLimit ?? defaultOpenRouteLimit, windowMs: 60_000, now, name: 'the open routes' })
+  const nonces = clientRateLimit({ limit: options.nonceLimit ?? defaultNonceLimit, windowMs: 60_000, now, name: 'nonces' })
+  app.use('/account/nonce', nonces)
+  for (const path of ['/account/*', '/stamp-cache/authenticate/*', '/stamp-cache/weights', '/stamp-cache/stamp', '/human-id/*', '/attestation-index/*']) app.use(path, open)
 
   if (config.latencyMs > 0) app.use('*', latency({ ms: config.latencyMs }))
   const persistence = options.persistence

@@ -120,6 +120,8 @@ export class Store {
   readonly #listeners = new Set<ChangeListener>()
   readonly #now: () => number
   readonly #keyDigests = new Map<string, Buffer>()
+  /** Each nonce book's keys in issue order, with the head past the pruned ones (kept beside the state: nonces are not saved). */
+  readonly #nonceQueues = new WeakMap<object, { keys: string[]; head: number }>()
   #trusted: { issuers: StampIssuer[]; set: Set<string> } | undefined
   #issuerKeys: { issuers: StampIssuer[]; keys: Map<string, Hex>; checked: WeakMap<object, CredentialProblem | null> } | undefined
 
@@ -487,7 +489,8 @@ export class Store {
     const nonce = options.nonce ?? randomBytes(30).toString('hex')
     this.mutate((state) => {
       const book = state[nonceBooks[kind]]
-      pruneNonces(book, this.#now())
+      this.#pruneNonces(book)
+      this.#nonceQueues.get(book)!.keys.push(nonce)
       const issuedAt = this.#now()
       book[nonce] = {
         issuedAt,
@@ -499,6 +502,34 @@ export class Store {
     }, () => [])
     return nonce
   }
+
+  /**
+   * Keeps a nonce book small in O(1) amortized time: nonces sit in issue order (their keys are
+   * never array indices), so the expired ones are at the head; past {@link maxNoncesPerBook} (with
+   * room for the one being issued), the oldest go.
+   */
+  #pruneNonces(book: Record<string, NonceRecord>): void {
+    const now = this.#now()
+    let queue = this.#nonceQueues.get(book)
+    if (!queue) {
+      // Built once per book: nonces in issue order, the oldest first.
+      queue = { keys: Object.keys(book), head: 0 }
+      this.#nonceQueues.set(book, queue)
+    }
+    while (queue.head < queue.keys.length) {
+      const nonce = queue.keys[queue.head]!
+      const record = Object.hasOwn(book, nonce) ? book[nonce] : undefined
+      const live = queue.keys.length - queue.head
+      if (record && !(record.expiresAt !== null && record.expiresAt <= now) && live < maxNoncesPerBook) break
+      if (record) delete book[nonce]
+      queue.head++
+    }
+    if (queue.head > 1024 && queue.head * 2 > queue.keys.length) {
+      queue.keys = queue.keys.slice(queue.head)
+      queue.head = 0
+    }
+  }
+
 
   /** The record of a nonce, or undefined. */
   nonce(kind: NonceKind, nonce: string): NonceRecord | undefined {
@@ -602,14 +633,8 @@ function claimTouches(scorerId: number, result: ScoreComputation): Touch[] {
   return Object.keys(result.claims).map((hash) => ({ path: ['claims', scorerId, hash] }))
 }
 
-function pruneNonces(book: Record<string, NonceRecord>, now: number): void {
-  // Keep the books small: expired or used nonces older than a day are forgotten.
-  const horizon = now - 24 * 3600 * 1000
-  for (const [nonce, record] of Object.entries(book)) {
-    const done = record.usedAt ?? record.expiresAt
-    if (done !== null && done < horizon) delete book[nonce]
-  }
-}
+/** Most nonces one book holds; past it the oldest are dropped (nonces are issued without a key). */
+export const maxNoncesPerBook = 50_000
 
 /**
  * Reads serialized state, checking its version and filling books a newer field may lack.
