@@ -6,6 +6,7 @@
  */
 import type { AddressInfo } from 'node:net'
 import { serve as bindNode, type ServerType } from '@hono/node-server'
+import type { Duplex } from 'node:stream'
 import { generateWorld } from '../world/generate.js'
 import type { World } from '../world/types.js'
 import { createServer, type PersonhoodServer } from '../server/app.js'
@@ -163,7 +164,7 @@ export async function startServe(options: ServeOptions = {}): Promise<RunningSer
       bound.once('error', reject)
       // What Node's HTTP parser refuses (a request line or headers over the limit, a malformed
       // request) is answered with a JSON body too, never an empty one.
-      bound.on('clientError', (error: NodeJS.ErrnoException, socket: import('node:stream').Duplex) => {
+      bound.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
         if (!socket.writable) return socket.destroy()
         const tooLarge = error.code === 'HPE_HEADER_OVERFLOW'
         const status = tooLarge ? 431 : 400

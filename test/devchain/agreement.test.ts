@@ -12,6 +12,7 @@ import { createHumanIdClient } from '../../src/clients/human-id.js'
 import { startLocalChain, type LocalChain } from '../../src/devchain/index.js'
 import { createServer, type PersonhoodServer } from '../../src/server/index.js'
 import { hasValidCleanHandsAttestation } from '../../src/verify/clean-hands.js'
+import { isMalformedAttestationRow } from '../../src/schemas/attestation.js'
 import { verifyCredentials } from '../../src/verify/credentials.js'
 import { firstBlockAtOrAfter, timeToBlock } from '../../src/world/chain-time.js'
 import { generateWorld } from '../../src/world/generate.js'
@@ -55,7 +56,7 @@ async function serverAnswers(blockNumber: bigint): Promise<Answers> {
   }
   for (const address of addresses) {
     const rows = await index().getAttestations({ address })
-    const existing = rows.filter((row) => Number(row.attestTimestamp) <= time * 1000)
+    const existing = rows.filter((row) => !isMalformedAttestationRow(row) && Number(row.attestTimestamp) <= time * 1000)
     answers[address]!['clean-hands'] = hasValidCleanHandsAttestation(existing, { now: time }) ? 1 : 0
   }
   return answers
