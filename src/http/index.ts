@@ -2,6 +2,9 @@ export { createSemaphore, mapWithConcurrency, type Semaphore } from './concurren
 export { extractPageToken, paginate, type Page, type PaginationGuards } from './paginate.js'
 export {
   createRateLimiter,
+  RateBudgetWaitError,
+  type AcquireOptions,
+  type RateLimitWait,
   getSharedRateLimiter,
   modelTierLimits,
   rateLimitWindowMs,

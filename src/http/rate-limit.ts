@@ -23,10 +23,37 @@ export type RateLimitBudget = 'scoring' | 'model'
 export type RateLimiter = {
   readonly limit: number
   readonly windowMs: number
-  /** Resolves when one more request may start now; records it. */
-  acquire(signal?: AbortSignal): Promise<void>
+  /**
+   * Resolves when one more request may start now; records it. With `maxWaitMs`, a request whose
+   * turn would come later than that from the call rejects at once with a {@link RateBudgetWaitError}
+   * (nothing recorded); `onWait` hears of every wait before it starts.
+   */
+  acquire(signal?: AbortSignal, options?: AcquireOptions): Promise<void>
   /** How many requests were recorded in the window ending now. */
   inWindow(): number
+}
+
+/** A wait for the rate budget, as {@link AcquireOptions.onWait} hears of it. */
+export type RateLimitWait = { waitMs: number; until: number; limit: number; windowMs: number }
+
+/** Options of one {@link RateLimiter.acquire}. */
+export type AcquireOptions = {
+  /** Longest the caller accepts to wait for budget, from the call. Default: no bound. */
+  maxWaitMs?: number | undefined
+  /** Hears of each wait for budget before it starts (to show progress, or log it). */
+  onWait?: ((wait: RateLimitWait) => void) | undefined
+}
+
+/** The budget would hold a request longer than its `maxWaitMs`; `until` is when it returns (Unix ms). */
+export class RateBudgetWaitError extends Error {
+  override name = 'RateBudgetWaitError'
+  constructor(
+    readonly waitMs: number,
+    readonly until: number,
+    readonly maxWaitMs: number,
+  ) {
+    super(`The rate budget returns in ${Math.ceil(waitMs / 1000)} s, past maxWaitMs (${maxWaitMs} ms).`)
+  }
 }
 
 export type CreateRateLimiterParameters = {
@@ -68,7 +95,7 @@ export function createRateLimiter({
     if (drop) starts.splice(0, drop)
   }
 
-  const take = async (signal?: AbortSignal) => {
+  const take = async (signal: AbortSignal | undefined, options: AcquireOptions | undefined, deadline: number) => {
     for (;;) {
       signal?.throwIfAborted()
       const t = now()
@@ -78,6 +105,8 @@ export function createRateLimiter({
         return
       }
       const waitMs = (starts[0] as number) + windowMs - t
+      if (t + waitMs > deadline) throw new RateBudgetWaitError(waitMs, t + waitMs, options?.maxWaitMs ?? 0)
+      options?.onWait?.({ waitMs, until: t + waitMs, limit, windowMs })
       await sleep(waitMs, signal)
       // A sleep that returned without the clock moving (a no-op test sleep paired with the real
       // clock) would spin forever: wait on a real timer instead.
@@ -88,8 +117,9 @@ export function createRateLimiter({
   return {
     limit,
     windowMs,
-    acquire(signal) {
-      const turn = queue.then(() => take(signal))
+    acquire(signal, options) {
+      const deadline = options?.maxWaitMs === undefined ? Number.POSITIVE_INFINITY : now() + options.maxWaitMs
+      const turn = queue.then(() => take(signal, options, deadline))
       queue = turn.catch(() => undefined)
       return turn
     },

@@ -18,7 +18,7 @@ import { BaseError } from '../errors/base.js'
 import { readErrorMessage } from '../schemas/common.js'
 import { redact } from '../utils/redact.js'
 import { createSemaphore } from './concurrency.js'
-import type { RateLimiter } from './rate-limit.js'
+import { RateBudgetWaitError, type RateLimiter, type RateLimitWait } from './rate-limit.js'
 import { defaultSleep, type Sleep } from './sleep.js'
 
 /** How failed attempts are retried. */
@@ -57,6 +57,14 @@ export type TransportOptions = {
   maxResponseBytes?: number
   /** Most same-origin redirects followed for one request. Default 5. A redirect to another origin is never followed. */
   maxRedirects?: number
+  /**
+   * Longest a request may wait for its key's rate budget. Past it, the request is not sent and
+   * fails at once with a {@link RateLimitError} whose `retryAfterMs` says when budget returns.
+   * Default: no bound (a tier-1 key can then wait up to 15 minutes).
+   */
+  maxWaitMs?: number
+  /** Hears of each wait for rate budget before it starts: `{ waitMs, until, limit, windowMs }`. */
+  onWait?: (wait: RateLimitWait) => void
 }
 
 export type TransportConfig = TransportOptions & {
@@ -240,7 +248,19 @@ export function createTransport(config: TransportConfig): Transport {
     return semaphore.run(async () => {
       for (let attemptNumber = 1; ; attemptNumber++) {
         const retriesLeft = attemptNumber <= retryLimit
-        await parameters.rateLimiter?.acquire(parameters.signal)
+        try {
+          await parameters.rateLimiter?.acquire(parameters.signal, { maxWaitMs: config.maxWaitMs, onWait: config.onWait })
+        } catch (error) {
+          if (!(error instanceof RateBudgetWaitError)) throw error
+          throw new RateLimitError({
+            method,
+            url: shownUrl,
+            status: 429,
+            body: '',
+            retryAfterMs: error.waitMs,
+            details: `Not sent: the key's rate budget (${parameters.rateLimiter!.limit} requests per ${Math.round(parameters.rateLimiter!.windowMs / 60_000)} minutes) returns at ${new Date(error.until).toISOString()}, in ${Math.ceil(error.waitMs / 1000)} s, past maxWaitMs (${error.maxWaitMs} ms).`,
+          })
+        }
         const result = await attempt(parameters, url)
 
         if (result.kind !== 'response') {
