@@ -278,7 +278,7 @@ export function createTransport(config: TransportConfig): Transport {
           return {
             status: response.status,
             headers: response.headers,
-            data: parseBody(parameters, { method, url: shownUrl, status: response.status, text }),
+            data: parseBody(parameters, { method, url: shownUrl, status: response.status, text, secrets: secrets() }),
           } as TransportResponse<S extends z.ZodType ? z.output<S> : undefined>
         }
 
@@ -306,14 +306,23 @@ export function createTransport(config: TransportConfig): Transport {
 
 function parseBody<S extends z.ZodType | null>(
   parameters: RequestParameters<S>,
-  context: { method: string; url: string; status: number; text: string },
+  context: { method: string; url: string; status: number; text: string; secrets: readonly (string | undefined)[] },
 ) {
   if (parameters.schema === null) return undefined
   let json: unknown
   try {
     json = context.text === '' ? undefined : JSON.parse(context.text)
   } catch (error) {
-    throw new ResponseParseError({ ...context, body: context.text.slice(0, 2000), cause: error, details: describeNonJson(context.text) })
+    // A page that echoes the request (a proxy's error page, a debug endpoint) may hold the key.
+    const shown = redact(context.text, context.secrets)
+    throw new ResponseParseError({
+      method: context.method,
+      url: context.url,
+      status: context.status,
+      body: shown.slice(0, 2000),
+      cause: sanitizeCause(error, context.secrets),
+      details: describeNonJson(shown),
+    })
   }
   const parsed = parameters.schema.safeParse(json)
   if (!parsed.success) {
@@ -322,7 +331,7 @@ function parseBody<S extends z.ZodType | null>(
       url: context.url,
       issues: parsed.error.issues.map((issue) => ({
         path: issue.path.map((key) => (typeof key === 'symbol' ? String(key) : key)),
-        message: issue.message,
+        message: redact(issue.message, context.secrets),
       })),
     })
   }
