@@ -91,8 +91,10 @@ describe('createTransport', () => {
   })
 
   test('retries a timed-out attempt, then succeeds', async () => {
-    nock(base).get('/slow').delay(500).reply(200, { ok: true }).get('/slow').reply(200, { ok: true })
-    const { transport, sleeps } = setup({ timeoutMs: 50 })
+    // Generous margins both ways: the first answer comes far past the timeout, the second far within
+    // it, so a loaded machine cannot turn the second attempt into a timeout too.
+    nock(base).get('/slow').delay(5000).reply(200, { ok: true }).get('/slow').reply(200, { ok: true })
+    const { transport, sleeps } = setup({ timeoutMs: 1000 })
     await expect(transport.request({ method: 'GET', path: '/slow', schema: okSchema })).resolves.toMatchObject({ data: { ok: true } })
     expect(sleeps).toHaveLength(1)
   })
