@@ -7,6 +7,7 @@ import { mkdirSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Address } from 'viem'
 import { AuditIncompleteError } from '../errors/audit.js'
+import { stringifyJson } from '../utils/json.js'
 import { findLinkedWallets, type StampEntries } from './linked.js'
 import { renderAuditCsv, renderAuditHtml, renderAuditMarkdown } from './render.js'
 import { summarizeAudit } from './summary.js'
@@ -81,13 +82,7 @@ export async function runAudit(parameters: RunAuditParameters): Promise<AuditRes
 
 /** JSON with object keys sorted and bigints as decimal strings: one text for one value. */
 function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, item: unknown) => {
-    if (typeof item === 'bigint') return item.toString()
-    if (item && typeof item === 'object' && !Array.isArray(item)) {
-      return Object.fromEntries(Object.entries(item as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-    }
-    return item
-  })
+  return stringifyJson(value, { sortKeys: true })
 }
 
 /**
@@ -112,7 +107,7 @@ export const auditFiles = ['audit.json', 'audit.csv', 'audit.md', 'audit.html'] 
 export function writeAuditOutputs(dir: string, result: AuditResult): string[] {
   mkdirSync(dir, { recursive: true })
   const contents: Record<(typeof auditFiles)[number], string> = {
-    'audit.json': `${JSON.stringify(result, (_key, item: unknown) => (typeof item === 'bigint' ? item.toString() : item), 2)}\n`,
+    'audit.json': `${stringifyJson(result, { indent: 2 })}\n`,
     'audit.csv': renderAuditCsv(result),
     'audit.md': renderAuditMarkdown(result),
     'audit.html': renderAuditHtml(result),

@@ -6,6 +6,7 @@
 import type { Address, Hex } from 'viem'
 import { InvalidParameterError, UnsupportedNetworkError } from '../errors/index.js'
 import { isValidAddress } from '../utils/address.js'
+import { defaultActionId } from '../utils/parse.js'
 
 /**
  * The credentials `verifyCredentials` can check.
@@ -35,13 +36,14 @@ export type HumanIdIssuerCircuit = 'gov-id' | 'phone' | 'biometrics' | 'zk-passp
 export type NetworkName = 'optimism' | 'base-sepolia'
 
 /**
- * The universal action id (123456789): uniqueness across every application. The default `actionId`.
+ * The universal action id (123456789): uniqueness across every application. The default `actionId`
+ * (another name of `defaultActionId`, declared once in `src/utils/parse.ts`).
  *
  * @example
  * import { universalActionId } from 'personhood'
  * universalActionId // 123456789n
  */
-export const universalActionId = 123456789n
+export const universalActionId: bigint = defaultActionId
 
 /**
  * Multicall3's address, the same on every chain that matters.

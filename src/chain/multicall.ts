@@ -4,7 +4,7 @@
  * `concurrency` requests are in flight.
  */
 import { decodeFunctionResult, encodeFunctionData, numberToHex, type Address, type Client, type Hex } from 'viem'
-import { InvalidParameterError } from '../errors/index.js'
+import { parsePositiveInteger } from '../utils/parse.js'
 import { multicall3Abi } from './abis.js'
 import { decodeAggregate3Result, encodeAggregate3Calldata } from './codec.js'
 import { chainReadError, toChainReadError, type ChainErrorContext } from './rpc.js'
@@ -76,8 +76,8 @@ export type MulticallParameters = {
  */
 export async function multicallAt(parameters: MulticallParameters): Promise<CallResult[]> {
   const { client, multicall3, calls, blockNumber, chainId } = parameters
-  const batchSize = positiveInteger(parameters.batchSize ?? defaultMulticallBatchSize, 'batchSize')
-  const concurrency = positiveInteger(parameters.concurrency ?? defaultMulticallConcurrency, 'concurrency')
+  const batchSize = parsePositiveInteger(parameters.batchSize ?? defaultMulticallBatchSize, 'batchSize')
+  const concurrency = parsePositiveInteger(parameters.concurrency ?? defaultMulticallConcurrency, 'concurrency')
   const chunks: (readonly ContractCall[])[] = []
   for (let start = 0; start < calls.length; start += batchSize) chunks.push(calls.slice(start, start + batchSize))
   const blockTag = numberToHex(blockNumber)
@@ -150,13 +150,6 @@ export function decodeBlockTimestamp(result: CallResult, context: ChainErrorCont
     context,
     `getCurrentBlockTimestamp ${result.success ? 'returned' : 'reverted with'} ${result.returnData === '0x' ? 'no data' : `${(result.returnData.length - 2) / 2} bytes`}: is Multicall3 deployed at this address on this chain?`,
   )
-}
-
-function positiveInteger(value: number, parameter: string): number {
-  if (!Number.isSafeInteger(value) || value < 1) {
-    throw new InvalidParameterError({ parameter, reason: `Expected a positive integer, got ${String(value)}.` })
-  }
-  return value
 }
 
 /**

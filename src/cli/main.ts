@@ -3,16 +3,16 @@
  * command loads its modules only when it runs.
  */
 import { Command, InvalidArgumentError } from 'commander'
+import { stringifyJson } from '../utils/json.js'
+import { tryParseInteger } from '../utils/parse.js'
 import { version } from '../version.js'
 import type { ServeOptions } from './serve.js'
 
-
 function integer(name: string, min: number, max: number) {
   return (value: string): number => {
-    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
-      throw new InvalidArgumentError(`${name} must be an integer from ${min} to ${max}.`)
-    }
-    return Number(value)
+    const parsed = tryParseInteger(value, { min, max, strings: true })
+    if (parsed === undefined) throw new InvalidArgumentError(`${name} must be an integer from ${min} to ${max}.`)
+    return parsed
   }
 }
 
@@ -76,7 +76,7 @@ export function createProgram(): Command {
     .action(async (raw: { wallets: number; worldNow?: string; json?: boolean }) => {
       const { formatDemoReport, runDemo } = await import('./demo.js')
       const report = await runDemo({ wallets: raw.wallets, ...(raw.worldNow ? { worldNow: raw.worldNow } : {}) })
-      if (raw.json) console.log(JSON.stringify(report, null, 2))
+      if (raw.json) console.log(stringifyJson(report, { indent: 2 }))
       else for (const line of formatDemoReport(report)) console.log(line)
     })
 

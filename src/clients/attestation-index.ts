@@ -7,6 +7,7 @@ import { createTransport, type Transport, type TransportOptions } from '../http/
 import { paginate } from '../http/paginate.js'
 import { attestationPageResponseSchema, type AttestationRow, type MalformedAttestationRow } from '../schemas/attestation.js'
 import { normalizeAddress } from '../utils/address.js'
+import { parsePositiveInteger } from '../utils/parse.js'
 
 /** The clean-hands rule (interface E, rule 6), from `verify/clean-hands`: judge the rows this client reads. */
 export {
@@ -155,8 +156,5 @@ export async function getIndexedAttestations(
 }
 
 function checkGuard(value: unknown, name: string): number {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
-    throw new InvalidParameterError({ parameter: name, reason: `Expected a positive integer, got ${String(value)}.` })
-  }
-  return value
+  return parsePositiveInteger(value, name)
 }

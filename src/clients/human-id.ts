@@ -7,7 +7,6 @@ import { InvalidParameterError, ResponseValidationError, type ValidationIssue } 
 import { mapWithConcurrency } from '../http/concurrency.js'
 import { createTransport, type Transport, type TransportOptions } from '../http/transport.js'
 import {
-  actionIdSchema,
   cleanHandsResultResponseSchema,
   defaultActionId,
   humanIdCredentials,
@@ -20,6 +19,7 @@ import {
   type VerificationResult,
 } from '../schemas/human-id.js'
 import { normalizeAddress } from '../utils/address.js'
+import { parseActionId, parseBlockNumber, parseInteger, parsePositiveIntegerId } from '../utils/parse.js'
 import { checkBaseUrl } from './shared.js'
 
 /** The default action id, 123456789n: universal (not app-specific) uniqueness. */
@@ -104,9 +104,7 @@ export function createHumanIdClient(config: CreateHumanIdClientParameters = {}):
       reason: `Expected a path starting with "/", such as "${defaultVotingStrategyPath}" or "${publicVotingStrategyPath}".`,
     })
   }
-  if (!Number.isSafeInteger(maxUrlLength) || maxUrlLength < 200) {
-    throw new InvalidParameterError({ parameter: 'maxUrlLength', reason: `Expected an integer of at least 200, got ${String(maxUrlLength)}.` })
-  }
+  parseInteger(maxUrlLength, 'maxUrlLength', { min: 200 })
   const context: HumanIdContext = {
     transport: createTransport({ ...transportOptions, baseUrl }),
     votingStrategyPath: votingStrategyPath.replace(/\/+$/, ''),
@@ -384,39 +382,18 @@ function checkCredential(credential: unknown): HumanIdCredential {
   return credential as HumanIdCredential
 }
 
-/** Validates an action id (uint256) and returns it as decimal digits. */
-function checkActionId(actionId: unknown = defaultActionId): string {
-  const unsafe = typeof actionId === 'number' && !Number.isSafeInteger(actionId)
-  const parsed = actionIdSchema.safeParse(actionId)
-  if (unsafe || !parsed.success) {
-    throw new InvalidParameterError({
-      parameter: 'actionId',
-      reason: `Expected a uint256 as a bigint, a safe integer or a string of decimal digits, got ${describe(actionId)}.`,
-    })
-  }
-  return parsed.data.toString()
+/** Reads an action id by the package's one rule and returns it as the decimal digits the service takes. */
+function checkActionId(actionId: unknown): string {
+  return parseActionId(actionId).toString()
 }
 
 function checkChainId(network: unknown): string {
-  const value = typeof network === 'string' && /^\d+$/.test(network) ? Number(network) : network
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) {
-    throw new InvalidParameterError({ parameter: 'network', reason: `Expected a chain id (a positive integer such as 10), got ${describe(network)}.` })
-  }
-  return String(value)
+  return parsePositiveIntegerId(network, 'network')
 }
 
 function checkSnapshot(snapshot: unknown): string {
-  if (snapshot === 'latest') return snapshot
-  if (typeof snapshot === 'bigint' && snapshot >= 0n) return snapshot.toString()
-  if (typeof snapshot === 'number' && Number.isSafeInteger(snapshot) && snapshot >= 0) return String(snapshot)
-  throw new InvalidParameterError({
-    parameter: 'snapshot',
-    reason: `Expected a block number (a non-negative bigint or safe integer) or 'latest', got ${describe(snapshot)}.`,
-  })
-}
-
-function describe(value: unknown): string {
-  if (typeof value === 'bigint') return `${value}n`
-  if (typeof value === 'string') return JSON.stringify(value.slice(0, 80))
-  return String(value)
+  // E4-E6 require a snapshot: no default to 'latest' here.
+  if (snapshot === undefined) throw new InvalidParameterError({ parameter: 'snapshot', reason: "Expected a block number or 'latest', got undefined." })
+  const block = parseBlockNumber(snapshot, 'snapshot')
+  return typeof block === 'bigint' ? block.toString() : block
 }

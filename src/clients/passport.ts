@@ -20,7 +20,6 @@ import {
 } from '../schemas/passport.js'
 import { normalizeAddress } from '../utils/address.js'
 import {
-  checkInteger,
   checkPaginationGuards,
   createApiKeyTransport,
   resolveRateLimiter,
@@ -28,8 +27,8 @@ import {
   checkPassingScore,
   responseValidationError,
   toIsoTimestamp,
-  toPositiveIntegerId,
 } from './shared.js'
+import { parseInteger, parsePositiveIntegerId } from '../utils/parse.js'
 
 const defaultBaseUrl = 'https://api.passport.xyz'
 
@@ -81,7 +80,7 @@ export async function getScore(
   context: PassportContext,
   { scorerId, address, signal }: GetScoreParameters,
 ): Promise<GetScoreReturnType> {
-  const id = toPositiveIntegerId(scorerId, 'scorerId')
+  const id = parsePositiveIntegerId(scorerId, 'scorerId')
   const normalized = normalizeAddress(address)
   const request = { method: 'GET', path: `/v2/stamps/${id}/score/${normalized}` } as const
   const { data } = await context.transport.request({
@@ -137,7 +136,7 @@ export async function getScoreHistory(
   context: PassportContext,
   { scorerId, address, createdAt, signal }: GetScoreHistoryParameters,
 ): Promise<GetScoreHistoryReturnType> {
-  const id = toPositiveIntegerId(scorerId, 'scorerId')
+  const id = parsePositiveIntegerId(scorerId, 'scorerId')
   const normalized = normalizeAddress(address)
   const createdAtText = toIsoTimestamp(createdAt, 'createdAt')
   const request = { method: 'GET', path: `/v2/stamps/${id}/score/${normalized}/history`, query: { created_at: createdAtText } } as const
@@ -183,7 +182,7 @@ function checkStampPageOptions({ includeMetadata, limit }: Pick<ListStampsParame
   if (includeMetadata !== undefined && typeof includeMetadata !== 'boolean') {
     throw new InvalidParameterError({ parameter: 'includeMetadata', reason: `Expected a boolean, got ${typeof includeMetadata}.` })
   }
-  if (limit !== undefined) checkInteger(limit, 'limit', { min: 1, max: maxStampPageLimit })
+  if (limit !== undefined) parseInteger(limit, 'limit', { min: 1, max: maxStampPageLimit })
 }
 
 function readPageToken(token: unknown): string | undefined {

@@ -33,15 +33,14 @@ import {
 } from './passport.js'
 import {
   checkDuration,
-  checkInteger,
   checkPaginationGuards,
   createApiKeyTransport,
   pathSegment,
   resolveRateLimiter,
   responseValidationError,
   toIsoTimestamp,
-  toPositiveIntegerId,
 } from './shared.js'
+import { parseInteger, parsePositiveIntegerId } from '../utils/parse.js'
 
 const defaultBaseUrl = 'https://api.scorer.gitcoin.co'
 const defaultTokenStakePath = '/registry/token-stake'
@@ -139,7 +138,7 @@ export async function submitPassport(
   { address, scorerId, signature, nonce, signal }: SubmitPassportParameters,
 ): Promise<SubmitPassportReturnType> {
   const normalized = normalizeAddress(address)
-  const id = toPositiveIntegerId(scorerId, 'scorerId')
+  const id = parsePositiveIntegerId(scorerId, 'scorerId')
   if (signature !== undefined && (typeof signature !== 'string' || !/^0x(?:[0-9a-fA-F]{2})+$/.test(signature))) {
     throw new InvalidParameterError({ parameter: 'signature', reason: 'Expected 0x followed by hex bytes.' })
   }
@@ -198,7 +197,7 @@ export async function getRegistryScore(
   context: RegistryContext,
   { scorerId, address, signal }: GetRegistryScoreParameters,
 ): Promise<GetRegistryScoreReturnType> {
-  const id = toPositiveIntegerId(scorerId, 'scorerId')
+  const id = parsePositiveIntegerId(scorerId, 'scorerId')
   const normalized = normalizeAddress(address)
   const request = { method: 'GET', path: `/registry/score/${id}/${normalized}` } as const
   const { data } = await context.transport.request({
@@ -261,9 +260,9 @@ export async function waitForScore(
   context: RegistryContext,
   { scorerId, address, maxAttempts = 10, intervalMs = 1000, maxIntervalMs = 10_000, signal }: WaitForScoreParameters,
 ): Promise<WaitForScoreReturnType> {
-  const id = toPositiveIntegerId(scorerId, 'scorerId')
+  const id = parsePositiveIntegerId(scorerId, 'scorerId')
   const normalized = normalizeAddress(address)
-  checkInteger(maxAttempts, 'maxAttempts', { min: 1 })
+  parseInteger(maxAttempts, 'maxAttempts', { min: 1 })
   checkDuration(intervalMs, 'intervalMs')
   checkDuration(maxIntervalMs, 'maxIntervalMs')
   const { now = Date.now, sleep = defaultSleep } = context
@@ -339,11 +338,11 @@ function scoreFilterQuery({ lastScoreTimestampGt, lastScoreTimestampGte }: Score
  * const { items, count } = await listScores(registry, { scorerId: 335, lastScoreTimestampGte: '2024-10-01', limit: 100 })
  */
 export async function listScores(context: RegistryContext, parameters: ListScoresParameters): Promise<ListScoresReturnType> {
-  const id = toPositiveIntegerId(parameters.scorerId, 'scorerId')
+  const id = parsePositiveIntegerId(parameters.scorerId, 'scorerId')
   const filters = scoreFilterQuery(parameters)
   const { limit, offset, signal } = parameters
-  if (limit !== undefined) checkInteger(limit, 'limit', { min: 1 })
-  if (offset !== undefined) checkInteger(offset, 'offset', { min: 0 })
+  if (limit !== undefined) parseInteger(limit, 'limit', { min: 1 })
+  if (offset !== undefined) parseInteger(offset, 'offset', { min: 0 })
   const { data } = await context.transport.request({
     method: 'GET',
     path: `/registry/score/${id}`,
@@ -374,9 +373,9 @@ export async function listScores(context: RegistryContext, parameters: ListScore
  */
 export function iterateScores(context: RegistryContext, parameters: IterateScoresParameters): IterateScoresReturnType {
   const { maxPages, maxItems, limit, ...filters } = parameters
-  const scorerId = toPositiveIntegerId(filters.scorerId, 'scorerId')
+  const scorerId = parsePositiveIntegerId(filters.scorerId, 'scorerId')
   scoreFilterQuery(filters) // checks the timestamps now
-  if (limit !== undefined) checkInteger(limit, 'limit', { min: 1 })
+  if (limit !== undefined) parseInteger(limit, 'limit', { min: 1 })
   const guards = checkPaginationGuards({ maxPages, maxItems })
   const pages = paginate<RegistryScore, IterateScoresPage & { next: string | null }>(async (cursor) => {
     const offset = cursor === undefined ? 0 : Number(cursor)

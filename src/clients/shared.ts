@@ -8,7 +8,8 @@ import type { PaginationGuards } from '../http/paginate.js'
 import { getSharedRateLimiter, resolveTier, type RateLimitBudget, type RateLimiter, type RateLimitTier } from '../http/rate-limit.js'
 import type { Sleep } from '../http/sleep.js'
 import { createTransport, type Transport, type TransportOptions } from '../http/transport.js'
-import { compareDecimals, parseIsoTimestamp } from '../schemas/common.js'
+import { compareDecimals } from '../schemas/common.js'
+import { describeValue, parseDate, parsePositiveInteger } from '../utils/parse.js'
 import { redactUrl } from '../utils/redact.js'
 
 /** Printable ASCII, no leading or trailing blank: what fits in a header without surprises. */
@@ -91,31 +92,6 @@ export function resolveRateLimiter({
 }
 
 /**
- * Checks an integer argument within bounds and returns it.
- *
- * @throws {InvalidParameterError} when `value` is not a safe integer in `[min, max]`.
- */
-export function checkInteger(value: unknown, parameter: string, { min, max }: { min?: number; max?: number } = {}): number {
-  const inRange =
-    typeof value === 'number' &&
-    Number.isSafeInteger(value) &&
-    (min === undefined || value >= min) &&
-    (max === undefined || value <= max)
-  if (!inRange) {
-    const range =
-      min !== undefined && max !== undefined
-        ? `an integer from ${min} to ${max}`
-        : min !== undefined
-          ? `an integer of at least ${min}`
-          : max !== undefined
-            ? `an integer of at most ${max}`
-            : 'an integer'
-    throw new InvalidParameterError({ parameter, reason: `Expected ${range}, got ${describeValue(value)}.` })
-  }
-  return value
-}
-
-/**
  * Checks a non-negative finite number of milliseconds and returns it.
  *
  * @throws {InvalidParameterError} otherwise.
@@ -128,43 +104,16 @@ export function checkDuration(value: unknown, parameter: string): number {
 }
 
 /**
- * Reads a positive integer id given as a number or a string of digits (a scorer id, for example)
- * and returns it as the decimal string the services expect.
- *
- * @throws {InvalidParameterError} on anything else (zero, negative, fractional, `"12a"`, ...).
- */
-export function toPositiveIntegerId(value: unknown, parameter: string): string {
-  if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) return String(value)
-  if (typeof value === 'string' && /^[1-9]\d*$/.test(value)) return value
-  throw new InvalidParameterError({
-    parameter,
-    reason: `Expected a positive integer or a string of digits, got ${describeValue(value)}.`,
-  })
-}
-
-/**
- * Reads a timestamp argument: a valid Date is sent as `toISOString()`; a date-only `YYYY-MM-DD`
- * string is sent as given (midnight UTC); any other ISO 8601 date-time string is checked and sent
- * as `toISOString()` (a date-time without offset is read as UTC).
+ * Reads a timestamp argument (anything {@link parseDate} takes: a Date, an ISO 8601 string, Unix
+ * seconds) for the wire: a date-only `YYYY-MM-DD` string is sent as given (midnight UTC); anything
+ * else as `toISOString()` (a date-time without offset is read as UTC).
  *
  * @throws {InvalidParameterError} on an invalid Date, a string that is not ISO 8601, a day that
  * does not exist, or any other type.
  */
 export function toIsoTimestamp(value: unknown, parameter: string): string {
-  if (value instanceof Date) {
-    if (Number.isNaN(value.getTime())) throw new InvalidParameterError({ parameter, reason: 'Expected a valid Date, got Invalid Date.' })
-    return value.toISOString()
-  }
-  if (typeof value === 'string') {
-    let date: Date
-    try {
-      date = parseIsoTimestamp(value, parameter)
-    } catch (error) {
-      throw new InvalidParameterError({ parameter, reason: (error as Error).message })
-    }
-    return /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : date.toISOString()
-  }
-  throw new InvalidParameterError({ parameter, reason: `Expected a Date or an ISO 8601 string, got ${describeValue(value)}.` })
+  const date = parseDate(value, parameter)
+  return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : date.toISOString()
 }
 
 /**
@@ -174,8 +123,8 @@ export function toIsoTimestamp(value: unknown, parameter: string): string {
  */
 export function checkPaginationGuards({ maxPages, maxItems }: PaginationGuards): PaginationGuards {
   return {
-    ...(maxPages !== undefined ? { maxPages: checkInteger(maxPages, 'maxPages', { min: 1 }) } : {}),
-    ...(maxItems !== undefined ? { maxItems: checkInteger(maxItems, 'maxItems', { min: 1 }) } : {}),
+    ...(maxPages !== undefined ? { maxPages: parsePositiveInteger(maxPages, 'maxPages') } : {}),
+    ...(maxItems !== undefined ? { maxItems: parsePositiveInteger(maxItems, 'maxItems') } : {}),
   }
 }
 
@@ -199,15 +148,6 @@ export function responseValidationError(
     issues,
   })
 }
-
-function describeValue(value: unknown): string {
-  if (typeof value === 'string') return `"${value.slice(0, 60)}"`
-  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value)
-  if (value === null) return 'null'
-  if (Array.isArray(value)) return 'an array'
-  return typeof value
-}
-
 type AnsweredRequest = { method: string; path: string; query?: Parameters<Transport['buildUrl']>[1] }
 
 /**

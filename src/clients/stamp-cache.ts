@@ -31,6 +31,7 @@ import {
   type StampsWithScoreResponse,
 } from '../schemas/stamp-cache.js'
 import { normalizeAddress } from '../utils/address.js'
+import { parseInteger, parsePositiveInteger } from '../utils/parse.js'
 import { checkBaseUrl } from './shared.js'
 
 // ---------------------------------------------------------------------------------------------
@@ -235,9 +236,7 @@ export async function signInToStampCache(
 ): Promise<SignInToStampCacheReturnType> {
   const { account, domain, uri, chainId = 1, statement, expirationTime, notBefore, requestId, resources, signal } = parameters
   const address = checkSigner(account)
-  if (!Number.isSafeInteger(chainId) || chainId <= 0) {
-    throw new InvalidParameterError({ parameter: 'chainId', reason: `Expected a positive EIP-155 chain id, got ${String(chainId)}.` })
-  }
+  parsePositiveInteger(chainId, 'chainId')
   const issuedAt = checkDate(parameters.issuedAt ?? new Date(client.now()), 'issuedAt')
   for (const [name, value] of [['expirationTime', expirationTime], ['notBefore', notBefore]] as const) {
     if (value !== undefined) checkDate(value, name)
@@ -799,10 +798,7 @@ function checkBulk<S extends z.ZodType>(items: unknown, name: string, schema: S)
 
 function checkScorerId(value: unknown): number | undefined {
   if (value === undefined) return undefined
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
-    throw new InvalidParameterError({ parameter: 'alternateScorerId', reason: `Expected a non-negative integer, got ${String(value)}.` })
-  }
-  return value
+  return parseInteger(value, 'alternateScorerId', { min: 0 })
 }
 
 function checkTosTarget(parameters: { address: string; tosType?: string | undefined }): { address: Address; tosType: string } {

@@ -1,6 +1,7 @@
 import { sha256, stringToHex } from 'viem'
 import { InvalidParameterError } from '../errors/input.js'
 import { defaultSleep, type Sleep } from './sleep.js'
+import { parsePositiveInteger } from '../utils/parse.js'
 
 /** Fifteen minutes: the window of every published rate limit. */
 export const rateLimitWindowMs = 15 * 60 * 1000
@@ -80,9 +81,7 @@ export function createRateLimiter({
   now = Date.now,
   sleep = defaultSleep,
 }: CreateRateLimiterParameters): RateLimiter {
-  if (!Number.isInteger(limit) || limit < 1) {
-    throw new InvalidParameterError({ parameter: 'limit', reason: `Expected a positive integer, got ${limit}.` })
-  }
+  parsePositiveInteger(limit, 'limit')
   if (!(windowMs > 0)) {
     throw new InvalidParameterError({ parameter: 'windowMs', reason: `Expected a positive number, got ${windowMs}.` })
   }

@@ -1,43 +1,14 @@
 import type { Address } from 'viem'
 import { z } from 'zod'
 import { isValidAddress } from '../utils/address.js'
+import { tryParseIsoTimestamp } from '../utils/parse.js'
 
 // ---------------------------------------------------------------------------------------------
 // Timestamps
 // ---------------------------------------------------------------------------------------------
 
-const isoPattern =
-  /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/
-
 /** Parses an ISO 8601 date or date-time into a Date; undefined when it is not one (or not a real date). */
-function tryParseIso(value: string): Date | undefined {
-  const match = isoPattern.exec(value)
-  if (!match) return undefined
-  const [, y, mo, d, h, mi, s, fraction, offset] = match
-  const year = Number(y)
-  const month = Number(mo)
-  const day = Number(d)
-  const hour = h === undefined ? 0 : Number(h)
-  const minute = mi === undefined ? 0 : Number(mi)
-  const second = s === undefined ? 0 : Number(s)
-  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 59) return undefined
-  const ms = fraction === undefined ? 0 : Number(fraction.slice(0, 3).padEnd(3, '0'))
-  let offsetMinutes = 0
-  if (offset !== undefined && offset !== 'Z') {
-    const sign = offset.startsWith('-') ? -1 : 1
-    const digits = offset.slice(1).replace(':', '')
-    const offsetHours = Number(digits.slice(0, 2))
-    const offsetMins = digits.length > 2 ? Number(digits.slice(2)) : 0
-    if (offsetHours > 23 || offsetMins > 59) return undefined
-    offsetMinutes = sign * (offsetHours * 60 + offsetMins)
-  }
-  const date = new Date(0)
-  date.setUTCFullYear(year, month - 1, day)
-  // A day that does not exist in the month (2023-02-30) rolls over: reject it.
-  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return undefined
-  date.setUTCHours(hour, minute, second, ms)
-  return new Date(date.getTime() - offsetMinutes * 60_000)
-}
+const tryParseIso = tryParseIsoTimestamp
 
 /**
  * Parses an ISO 8601 date (`YYYY-MM-DD`, midnight UTC) or date-time (`YYYY-MM-DDTHH:MM[:SS[.sss]]`

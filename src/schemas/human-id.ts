@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { defaultActionId, tryParseActionId } from '../utils/parse.js'
 import { addressSchema, expectedError, integerLikeSchema, numberLikeSchema, numberOrStringSchema } from './common.js'
 
 // ---------------------------------------------------------------------------------------------
@@ -19,18 +20,21 @@ export type HumanIdNetwork = (typeof humanIdNetworks)[number]
 /** A Human ID network name. */
 export const humanIdNetworkSchema = z.enum(humanIdNetworks)
 
-/** The default action id: universal (not app-specific) uniqueness. */
-export const defaultActionId = 123456789n
+/** The default action id (declared once, in `src/utils/parse.ts`). */
+export { defaultActionId }
 
-const maxUint256 = 2n ** 256n - 1n
-
-/** An `action-id` (a uint256) given as digits, a safe integer or a bigint; normalized to a bigint. */
-export const actionIdSchema = z
-  .union([z.string().regex(/^\d+$/, 'Expected action-id as decimal digits'), z.number().int().nonnegative(), z.bigint()], {
-    error: expectedError('action-id as decimal digits'),
-  })
-  .transform((value) => BigInt(value))
-  .pipe(z.bigint().min(0n).max(maxUint256))
+/**
+ * An `action-id` (a uint256) read by the package's one rule ({@link tryParseActionId}): decimal
+ * digits, a `0x` hex string, a safe integer or a bigint; normalized to a bigint.
+ */
+export const actionIdSchema = z.unknown().transform((value, ctx): bigint => {
+  const parsed = tryParseActionId(value)
+  if (parsed === undefined) {
+    ctx.issues.push({ code: 'custom', input: value, message: expectedError('action-id as a uint256 in decimal digits or 0x hex')({ input: value }) })
+    return z.NEVER
+  }
+  return parsed
+})
 
 // ---------------------------------------------------------------------------------------------
 // E1-E3: verification result

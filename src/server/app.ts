@@ -96,7 +96,8 @@ function checkNonNegative(name: string, value: number | undefined): number {
  *
  * @throws {TypeError} on invalid options (negative delays, bad rate limits, a state of another version).
  * @example
- * import { createServer, generateWorld } from 'personhood'
+ * import { createServer } from 'personhood/server'
+ * import { generateWorld } from 'personhood/world'
  * const server = createServer({ world: generateWorld({ now: new Date() }) })
  * const response = await server.fetch(new Request('http://localhost/v2/stamps/metadata', { headers: { 'X-API-KEY': key } }))
  */

@@ -3,7 +3,8 @@
  * handler) serving interfaces A-E and the admin API from an in-memory state. See docs/server.md.
  *
  * @example
- * import { createServer, generateWorld } from 'personhood'
+ * import { createServer } from 'personhood/server'
+ * import { generateWorld } from 'personhood/world'
  * const server = createServer({ world: generateWorld({ now: new Date() }) })
  * const response = await server.fetch(new Request('http://localhost/v2/stamps/metadata', { headers: { 'X-API-KEY': key } }))
  */

@@ -9,6 +9,7 @@ import { optimismNetwork } from '../chain/constants.js'
 import { InvalidParameterError } from '../errors/index.js'
 import { isMalformedAttestationRow, type MalformedAttestationRow } from '../schemas/attestation.js'
 import { normalizeAddress } from '../utils/address.js'
+import { parseTimestamp } from '../utils/parse.js'
 
 /**
  * The fields of an attestation-index row (E8) the rule reads. The index client's rows (and the
@@ -80,10 +81,7 @@ function resolveOptions(options: CleanHandsOptions): ResolvedOptions {
  * toUnixSeconds(new Date('2025-01-01T00:00:00.900Z')) // 1735689600n
  */
 export function toUnixSeconds(now: Date | number | bigint): bigint {
-  if (typeof now === 'bigint') return now
-  if (typeof now === 'number' && Number.isFinite(now)) return BigInt(Math.floor(now))
-  if (now instanceof Date && Number.isFinite(now.getTime())) return BigInt(Math.floor(now.getTime() / 1000))
-  throw new InvalidParameterError({ parameter: 'now', reason: 'Expected a valid Date, or Unix seconds as a finite number or a bigint.' })
+  return BigInt(parseTimestamp(now, 'now'))
 }
 
 /**
@@ -176,6 +174,52 @@ export function isValidCleanHandsAttestation(row: CleanHandsRow | MalformedAttes
 export function hasValidCleanHandsAttestation(rows: readonly (CleanHandsRow | MalformedAttestationRow)[], options: CleanHandsOptions): boolean {
   const resolved = resolveOptions(options)
   return rows.some((row) => checkRow(row, resolved) === 'valid')
+}
+
+/** How far a row got through rule 6: a later check failed ranks higher (the most telling reason). */
+export const cleanHandsRowRank: Readonly<Record<CleanHandsRowReason, number>> = {
+  malformed: 0,
+  'wrong-schema': 1,
+  'wrong-attester': 2,
+  'wrong-recipient': 3,
+  revoked: 4,
+  expired: 5,
+  valid: 6,
+}
+
+/** What {@link judgeCleanHandsRows} answers. */
+export type CleanHandsRowsJudgment = {
+  /** `valid` when a row passes; else the most telling failure; `none` without rows. */
+  reason: CleanHandsRowReason | 'none'
+  /** The latest `validUntil` (Unix seconds) among the rows that pass; undefined when none does. */
+  expiresAt: bigint | undefined
+  /** Each row's reason, in the rows' order. */
+  rows: CleanHandsRowReason[]
+}
+
+/**
+ * Judges all of an address's index rows by rule 6 at `now`: valid when one row passes (expiring
+ * with the latest of them), else the most telling failure (the row that got furthest).
+ *
+ * @throws {InvalidParameterError} when `now` or `schemaId` is invalid.
+ * @throws {InvalidAddressError} when `attester` is not an address.
+ * @example
+ * import { judgeCleanHandsRows } from 'personhood'
+ * judgeCleanHandsRows(rows, { now: 1_750_000_000 }) // { reason: 'valid', expiresAt: 1767225600n, rows: ['valid'] }
+ */
+export function judgeCleanHandsRows(rows: readonly (CleanHandsRow | MalformedAttestationRow)[], options: CleanHandsOptions): CleanHandsRowsJudgment {
+  const resolved = resolveOptions(options)
+  const reasons = rows.map((row) => checkRow(row, resolved))
+  let reason: CleanHandsRowReason | 'none' = 'none'
+  let expiresAt: bigint | undefined
+  reasons.forEach((rowReason, index) => {
+    if (reason === 'none' || cleanHandsRowRank[rowReason] > cleanHandsRowRank[reason]) reason = rowReason
+    if (rowReason === 'valid') {
+      const validUntil = parseValidUntil((rows[index] as CleanHandsRow).validUntil) as bigint
+      if (expiresAt === undefined || validUntil > expiresAt) expiresAt = validUntil
+    }
+  })
+  return { reason, expiresAt, rows: reasons }
 }
 
 /** The fields of an on-chain Sign Protocol attestation the on-chain check reads. */

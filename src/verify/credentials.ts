@@ -6,7 +6,6 @@ import type { Address, Hex } from 'viem'
 import {
   getNetwork,
   humanCredentials,
-  universalActionId,
   type HumanCredential,
   type HumanIdCircuit,
   type NetworkConstants,
@@ -30,8 +29,10 @@ import { chainReadError, readBlockHeader, readChainId, type ChainErrorContext } 
 import { decodeGetAttestation, decodeRecipient, getAttestationCall, type OnchainAttestation } from '../chain/sign-protocol.js'
 import { InvalidParameterError, type ChainReadError } from '../errors/index.js'
 import { normalizeAddress } from '../utils/address.js'
+import { parseActionId, parseBlockNumber, parsePositiveInteger } from '../utils/parse.js'
 import {
   checkOnchainCleanHandsAttestation,
+  cleanHandsRowRank,
   createCleanHandsRowCheck,
   type CleanHandsRow,
   type CleanHandsRowReason,
@@ -284,7 +285,8 @@ export async function verifyCredentials<const credential extends HumanCredential
   const addresses = [...new Set(parameters.addresses.map((address) => normalizeAddress(address)))]
   const credentials: HumanCredential[] = parseCredentials(parameters.credentials)
   const actionId = parseActionId(parameters.actionId)
-  const blockNumber = parseBlockNumber(parameters.blockNumber)
+  const pinned = parseBlockNumber(parameters.blockNumber)
+  const blockNumber = pinned === 'latest' ? undefined : pinned
   const batchSize = parsePositiveInteger(parameters.batchSize ?? defaultMulticallBatchSize, 'batchSize')
   const concurrency = parsePositiveInteger(parameters.concurrency ?? defaultMulticallConcurrency, 'concurrency')
   const { attestationIndex } = parameters
@@ -530,8 +532,9 @@ function judgePair(
   return { valid: false, reason, evidence }
 }
 
-// How far a row got: later checks rank higher; on-chain checks rank above the index row's.
-const rowRank: Record<CleanHandsRowReason, number> = { malformed: 0, 'wrong-schema': 1, 'wrong-attester': 2, 'wrong-recipient': 3, revoked: 4, expired: 5, valid: 6 }
+// How far a row got: later checks rank higher (the index rule's own ranking); on-chain checks rank
+// above the index row's.
+const rowRank = cleanHandsRowRank
 const onchainRank: Record<OnchainCleanHandsReason, number> = {
   none: 7,
   'wrong-schema': 8,
@@ -593,30 +596,6 @@ function parseCredentials<credential extends HumanCredential>(value: readonly cr
     }
   }
   return [...new Set(value)]
-}
-
-function parseActionId(value: bigint | number | string | undefined): bigint {
-  if (value === undefined) return universalActionId
-  let parsed: bigint | undefined
-  if (typeof value === 'bigint') parsed = value
-  else if (typeof value === 'number' && Number.isSafeInteger(value)) parsed = BigInt(value)
-  else if (typeof value === 'string' && /^(?:[0-9]+|0x[0-9a-fA-F]+)$/.test(value)) parsed = BigInt(value)
-  if (parsed === undefined || parsed < 0n || parsed >= 2n ** 256n) {
-    throw new InvalidParameterError({ parameter: 'actionId', reason: `An action id is a uint256 (bigint, safe integer, decimal or 0x string), got ${String(value)}.` })
-  }
-  return parsed
-}
-
-function parseBlockNumber(value: bigint | number | 'latest' | undefined): bigint | undefined {
-  if (value === undefined || value === 'latest') return undefined
-  if (typeof value === 'bigint' && value >= 0n) return value
-  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return BigInt(value)
-  throw new InvalidParameterError({ parameter: 'blockNumber', reason: `Expected a non-negative integer block number or 'latest', got ${String(value)}.` })
-}
-
-function parsePositiveInteger(value: number, parameter: string): number {
-  if (!Number.isSafeInteger(value) || value < 1) throw new InvalidParameterError({ parameter, reason: `Expected a positive integer, got ${String(value)}.` })
-  return value
 }
 
 /** An attestation id as a uint64 (hex or decimal), or undefined when it is not one. */

@@ -1,6 +1,8 @@
 export {
   checkCleanHandsAttestation,
   checkOnchainCleanHandsAttestation,
+  judgeCleanHandsRows,
+  type CleanHandsRowsJudgment,
   hasValidCleanHandsAttestation,
   isValidCleanHandsAttestation,
   type CleanHandsOptions,
@@ -23,3 +25,37 @@ export {
   type VerifyCredentialsReturnType,
 } from './credentials.js'
 export { classifySbt, type ClassifySbtParameters, type SbtCallResult, type SbtClassification, type SbtOwnersState, type SbtReason } from './sbt.js'
+export {
+  checkPassportScore,
+  defaultPassportThreshold,
+  isPassportScoreExpired,
+  meetsPassportThreshold,
+  type CheckPassportScoreParameters,
+  type PassportReason,
+} from './passport.js'
+export {
+  applyFallbackPolicy,
+  joinVerdicts,
+  matchCredentials,
+  toVerdictExpiry,
+  verdictCredentials,
+  verdictFromAttestationRows,
+  verdictFromScore,
+  verdictFromVerification,
+  verdictNeverScored,
+  verdictsFromVerifier,
+  verdictsFromVotingStrategy,
+  type AttestationIndexVerdictEvidence,
+  type ChainVerdictEvidence,
+  type CredentialMatch,
+  type FallbackDecision,
+  type HumanIdApiVerdictEvidence,
+  type HumanIdVerdict,
+  type PassportVerdict,
+  type PassportVerdictEvidence,
+  type Verdict,
+  type VerdictCredential,
+  type VerdictFromScoreParameters,
+  type VerdictReason,
+  type VerdictSource,
+} from './verdict.js'

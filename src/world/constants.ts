@@ -7,6 +7,7 @@
  */
 import type { Address, Hex } from 'viem'
 import { baseSepoliaNetwork, optimismNetwork } from '../chain/constants.js'
+import { defaultActionId } from '../utils/parse.js'
 
 /** Chain id of Optimism, where the production Human ID hub, the legacy stores and Sign Protocol live. */
 export const optimismChainId = optimismNetwork.chainId
@@ -14,8 +15,11 @@ export const optimismChainId = optimismNetwork.chainId
 /** Chain id of Base Sepolia, where the sandbox Human ID hub lives (anyone can mint there). */
 export const baseSepoliaChainId = baseSepoliaNetwork.chainId
 
-/** The default Human ID action id: universal uniqueness. Custom action ids give app-specific uniqueness. */
-export const defaultActionId = '123456789'
+/**
+ * The default Human ID action id (universal uniqueness) as the decimal string world records carry.
+ * Custom action ids give app-specific uniqueness.
+ */
+export const defaultActionIdText: string = defaultActionId.toString()
 
 /** The recommended passing threshold of a stamp scorer, as the v2 interface writes it. */
 export const defaultThreshold = '20'

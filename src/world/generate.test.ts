@@ -7,7 +7,7 @@ import { catalogueStamps } from './catalogue.js'
 import {
   cleanHandsAttester,
   cleanHandsFullSchemaId,
-  defaultActionId,
+  defaultActionIdText,
   humanIdCircuitIds,
   humanIdIssuers,
   untrustedHumanIdIssuer,
@@ -271,7 +271,7 @@ describe('generateWorld: Human ID verifications', () => {
     for (const v of world.verifications) {
       const sandbox = v.kind === 'sandbox' || v.kind === 'sandbox-empty-public-values'
       expect(v.network).toBe(sandbox ? 'base-sepolia' : 'optimism')
-      expect(v.actionId).toBe(v.kind === 'custom-action' ? demoCustomActionId : defaultActionId)
+      expect(v.actionId).toBe(v.kind === 'custom-action' ? demoCustomActionId : defaultActionIdText)
       expect(v.revoked).toBe(v.kind === 'revoked')
       expect(v.revokedAt !== null).toBe(v.revoked)
       if (v.revokedAt !== null) expect(v.revokedAt).toBeLessThan(nowSec)
@@ -421,7 +421,7 @@ describe('generateWorld: demo accounts', () => {
     const wallet = demo('gov-id-verified')
     expect(weigh(wallet)).toBeLessThan(20)
     expect(world.verifications.filter((v) => v.address === wallet.address)).toEqual([
-      expect.objectContaining({ credential: 'gov-id', network: 'optimism', kind: 'valid', actionId: defaultActionId }),
+      expect.objectContaining({ credential: 'gov-id', network: 'optimism', kind: 'valid', actionId: defaultActionIdText }),
     ])
   })
 

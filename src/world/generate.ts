@@ -7,7 +7,7 @@ import {
   cleanHandsAttester,
   cleanHandsFullSchemaId,
   cleanHandsSchemaId,
-  defaultActionId,
+  defaultActionIdText,
   defaultThreshold,
   humanIdCircuitIds,
   humanIdIssuers,
@@ -166,7 +166,7 @@ const modelNames: readonly ModelName[] = ['aggregate', 'ethereum_activity', 'nft
  * @throws {InvalidParameterError} when `seed` is empty, `wallets` is not an integer from 50 to
  * 100,000, or `now` is not a valid date.
  * @example
- * import { generateWorld, summarizeWorld } from 'personhood'
+ * import { generateWorld, summarizeWorld } from 'personhood/world'
  * const world = generateWorld({ seed: 'personhood-demo', wallets: 1000, now: '2025-06-01T00:00:00.000Z' })
  * world.demoAccounts[0].story // 'passing-stamps'
  * console.table(summarizeWorld(world).verifications.byKind)
@@ -549,7 +549,7 @@ class Generator {
       network: sandbox ? 'base-sepolia' : 'optimism',
       source,
       circuitId,
-      actionId: kind === 'custom-action' ? demoCustomActionId : defaultActionId,
+      actionId: kind === 'custom-action' ? demoCustomActionId : defaultActionIdText,
       issuer,
       nullifier: noPublicValues ? null : bytesToBigInt(r.bytes(31)).toString(),
       emptyPublicValues,
@@ -653,7 +653,7 @@ class Generator {
       return {
         chain,
         address: chain === 'near' ? near() : aptos(),
-        actionId: kind === 'custom-action' ? demoCustomActionId : defaultActionId,
+        actionId: kind === 'custom-action' ? demoCustomActionId : defaultActionIdText,
         circuitId: humanIdCircuitIds['clean-hands'],
         issuedAt,
         expiresAt: issuedAt + yearSeconds,

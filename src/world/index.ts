@@ -4,7 +4,7 @@
  * attestations, model scores, stakes, demo accounts).
  *
  * @example
- * import { generateWorld, summarizeWorld } from 'personhood'
+ * import { generateWorld, summarizeWorld } from 'personhood/world'
  * const world = generateWorld({ now: new Date('2025-06-01T00:00:00Z') })
  * const summary = summarizeWorld(world)
  */

@@ -100,7 +100,7 @@ const modelNames: readonly ModelName[] = ['aggregate', 'ethereum_activity', 'nft
  * dedup by claim order).
  *
  * @example
- * import { generateWorld, summarizeWorld } from 'personhood'
+ * import { generateWorld, summarizeWorld } from 'personhood/world'
  * const summary = summarizeWorld(generateWorld({ now: '2025-06-01T00:00:00.000Z' }))
  * console.log(`${summary.wallets.total} wallets, ${summary.stamps.sharedHashes} shared hashes`)
  * console.table(summary.attestations.byKind)

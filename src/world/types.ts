@@ -156,7 +156,7 @@ export type Verification = {
   source: 'hub' | 'legacy-store' | 'zk-passport'
   /** The circuit of the SBT; null for a legacy-store entry. */
   circuitId: Hex | null
-  /** Decimal string; `defaultActionId` ("123456789") unless kind is `custom-action`. */
+  /** Decimal string; `defaultActionIdText` ("123456789") unless kind is `custom-action`. */
   actionId: string
   /** `publicValues[4]`; null for a legacy-store entry or an SBT with empty public values. */
   issuer: Hex | null
@@ -332,7 +332,7 @@ export type DemoAccount = {
  *
  * @example
  * import { writeFileSync } from 'node:fs'
- * import { generateWorld, type World } from 'personhood'
+ * import { generateWorld, type World } from 'personhood/world'
  * const world: World = generateWorld({ now: '2025-06-01T00:00:00.000Z' })
  * writeFileSync('world.json', JSON.stringify(world)) // a server or a chain seeder loads it back with JSON.parse
  */

@@ -298,7 +298,7 @@ describe('getVotingStrategyScores', () => {
       [{ network: 'optimism' }, 'network'],
       [{ snapshot: -1 }, 'snapshot'],
       [{ snapshot: 1.5 }, 'snapshot'],
-      [{ snapshot: '123' }, 'snapshot'],
+      [{ snapshot: '0x10' }, 'snapshot'],
       [{ snapshot: undefined }, 'snapshot'],
       [{ actionId: -1 }, 'actionId'],
       [{ actionId: 2 ** 60 }, 'actionId'],

@@ -10,7 +10,7 @@ import { z } from 'zod'
 import { addressSchema, decimalLikeSchema, isoTimestampSchema } from '../../schemas/common.js'
 import { modelNameSchema } from '../../schemas/model.js'
 import { generateWorld } from '../../world/generate.js'
-import { cleanHandsAttester, cleanHandsFullSchemaId, cleanHandsSchemaId, defaultActionId, humanIdCircuitIds, humanIdIssuers, verificationLifetimeSeconds, stampLifetimeSeconds } from '../../world/constants.js'
+import { cleanHandsAttester, cleanHandsFullSchemaId, cleanHandsSchemaId, defaultActionIdText, humanIdCircuitIds, humanIdIssuers, verificationLifetimeSeconds, stampLifetimeSeconds } from '../../world/constants.js'
 import type { World } from '../../world/types.js'
 import type { ServerContext } from '../context.js'
 import { InvalidStateError } from '../../errors/input.js'
@@ -395,7 +395,7 @@ export function createAdminRoutes(ctx: ServerContext): Hono {
       network: input.network ?? 'optimism',
       source,
       circuitId: (input.circuitId !== undefined ? input.circuitId : legacy ? null : humanIdCircuitIds[circuit]) as `0x${string}` | null,
-      actionId: input.actionId ?? defaultActionId,
+      actionId: input.actionId ?? defaultActionIdText,
       issuer: (input.issuer !== undefined ? input.issuer : legacy ? null : humanIdIssuers[issuerKey]) as `0x${string}` | null,
       nullifier: input.nullifier !== undefined ? input.nullifier : legacy ? null : nullifier(),
       emptyPublicValues: input.emptyPublicValues ?? false,
@@ -472,7 +472,7 @@ export function createAdminRoutes(ctx: ServerContext): Hono {
     const sbt = {
       chain: input.chain,
       address: input.address,
-      actionId: input.actionId ?? defaultActionId,
+      actionId: input.actionId ?? defaultActionIdText,
       circuitId: (input.circuitId ?? humanIdCircuitIds['clean-hands']) as `0x${string}`,
       issuedAt,
       expiresAt: input.expiresAt ?? issuedAt + verificationLifetimeSeconds,
