@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { defaultActionId, tryParseActionId } from '../utils/parse.js'
-import { addressSchema, expectedError, integerLikeSchema, numberLikeSchema, numberOrStringSchema } from './common.js'
+import { addressSchema, integerLikeSchema, numberLikeSchema, numberOrStringSchema } from './common.js'
 
 // ---------------------------------------------------------------------------------------------
 // Constants
@@ -30,7 +30,7 @@ export { defaultActionId }
 export const actionIdSchema = z.unknown().transform((value, ctx): bigint => {
   const parsed = tryParseActionId(value)
   if (parsed === undefined) {
-    ctx.issues.push({ code: 'custom', input: value, message: expectedError('action-id as a uint256 in decimal digits or 0x hex')({ input: value }) })
+    ctx.issues.push({ code: 'custom', input: value, message: 'Expected action-id as decimal digits or 0x hex (a uint256)' })
     return z.NEVER
   }
   return parsed

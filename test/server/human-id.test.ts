@@ -111,6 +111,14 @@ describe('E1-E3 individual verifications (demo world)', () => {
     expect((await verify('phone', 'optimism', record.address)).result).toBe(false)
   })
 
+  test('action-id is read by the package\'s one rule: decimal digits or 0x hex alike', async () => {
+    const valid = only('valid')
+    const decimal = await get(app, `/sybil-resistance/${valid.credential}/optimism?user=${valid.address}&action-id=123456789`)
+    const hex = await get(app, `/sybil-resistance/${valid.credential}/optimism?user=${valid.address}&action-id=0x75bcd15`)
+    expect(decimal.body).toEqual({ result: true, expirationDate: valid.expiresAt })
+    expect(hex.body).toEqual(decimal.body)
+  })
+
   test('an address with nothing answers false', async () => {
     const nothing = world.demoAccounts.find((account) => account.story === 'nothing')!
     for (const credential of ['gov-id', 'phone', 'biometrics']) {
