@@ -8,6 +8,7 @@ import type { Address } from 'viem'
 import { formatScaledDecimal, parseDecimal, v1DecimalPlaces, v2DecimalPlaces } from '../schemas/common.js'
 import type { V2Score, V2StampScore } from '../schemas/passport.js'
 import type { ThresholdScoreEvidence } from '../schemas/registry.js'
+import { meetsPassportThreshold } from '../verify/passport.js'
 import type { DedupClaim, Scorer, SubmissionResult } from './state/types.js'
 
 /** Fixed-point scale weights are summed at: 18 decimals, far finer than any weight. */
@@ -177,7 +178,8 @@ export function computeScore(parameters: ComputeScoreParameters): ScoreComputati
     stamps: scored,
     total,
     threshold,
-    passing: total >= threshold,
+    // The Passport rule of src/verify (score >= threshold), on both values at the same scale.
+    passing: meetsPassportThreshold(total, threshold),
     expiresAt,
     error: null,
     claims: newClaims,

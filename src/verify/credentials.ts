@@ -39,7 +39,7 @@ import {
   type OnchainCleanHandsReason,
 } from './clean-hands.js'
 import type { MalformedAttestationRow } from '../schemas/attestation.js'
-import { classifySbt, type SbtClassification, type SbtReason } from './sbt.js'
+import { classifySbt, judgeHumanIdCredential, type JudgeHumanIdCredentialParameters, type SbtClassification, type SbtReason } from './sbt.js'
 
 /**
  * Why a credential counts or not. `legacy`: valid through a permanent store (no expiry, no
@@ -513,23 +513,18 @@ function judgePair(
 ): CredentialResult {
   const primary = finalVerdict(pair.primary, pair.address, actionId, blockTimestamp, fail)
   const evidence: CredentialEvidence[] = [sbtEvidence(pair, pair.primary, hub, actionId, primary.reason)]
-  if (primary.reason === 'valid') return { valid: true, reason: 'valid', expiresAt: primary.expiresAt, evidence }
-
-  let passportReason: SbtReason | undefined
-  if (pair.passport) {
-    const passport = finalVerdict(pair.passport, pair.address, actionId, blockTimestamp, fail)
-    evidence.push(sbtEvidence(pair, pair.passport, hub, actionId, passport.reason))
-    if (passport.reason === 'valid') return { valid: true, reason: 'valid', expiresAt: passport.expiresAt, evidence }
-    passportReason = passport.reason
+  const reads: JudgeHumanIdCredentialParameters = { primary }
+  // The fallbacks were read (round 2) only when the primary SBT is not valid.
+  if (primary.reason !== 'valid' && pair.passport) {
+    reads.passport = finalVerdict(pair.passport, pair.address, actionId, blockTimestamp, fail)
+    evidence.push(sbtEvidence(pair, pair.passport, hub, actionId, reads.passport.reason))
   }
-  if (pair.legacy) {
+  if (primary.reason !== 'valid' && reads.passport?.reason !== 'valid' && pair.legacy) {
     if (pair.legacy.isUnique === undefined) throw fail(`isUniqueForAction on ${pair.legacy.contract} was not read.`)
     evidence.push({ kind: 'legacy-store', contract: pair.legacy.contract, call: 'isUniqueForAction', user: pair.address, actionId, isUnique: pair.legacy.isUnique })
-    if (pair.legacy.isUnique) return { valid: true, reason: 'legacy', evidence }
+    reads.legacy = pair.legacy.isUnique
   }
-  // The most telling failure: the main SBT's, unless it has none and the zk-passport SBT says more.
-  const reason = primary.reason === 'none' && passportReason !== undefined ? passportReason : primary.reason
-  return { valid: false, reason, evidence }
+  return { ...judgeHumanIdCredential(reads), evidence }
 }
 
 // How far a row got: later checks rank higher (the index rule's own ranking); on-chain checks rank

@@ -24,7 +24,18 @@ export {
   type VerifyCredentialsParameters,
   type VerifyCredentialsReturnType,
 } from './credentials.js'
-export { classifySbt, type ClassifySbtParameters, type SbtCallResult, type SbtClassification, type SbtOwnersState, type SbtReason } from './sbt.js'
+export {
+  classifySbt,
+  judgeHumanIdCredential,
+  type ClassifySbtParameters,
+  type HumanIdCredentialVerdict,
+  type JudgeHumanIdCredentialParameters,
+  type SbtCallResult,
+  type SbtClassification,
+  type SbtOwnersState,
+  type SbtReason,
+  type SbtVerdict,
+} from './sbt.js'
 export {
   checkPassportScore,
   defaultPassportThreshold,

@@ -101,3 +101,44 @@ export function classifySbt(parameters: ClassifySbtParameters): SbtClassificatio
     details: `getSBT reverted, but sbtOwners shows a live SBT (expiry ${owners.expiry}, not revoked) at block timestamp ${blockTimestamp}.`,
   }
 }
+
+/** The verdict on one SBT once classified: valid until `expiresAt`, or why not. */
+export type SbtVerdict = { reason: 'valid'; expiresAt: bigint } | { reason: Exclude<SbtReason, 'valid'> }
+
+/**
+ * The verdict on one Human ID credential: valid through an SBT (until `expiresAt`, Unix seconds),
+ * valid through a permanent store (`legacy`, no expiry), or the most telling reason it is not.
+ */
+export type HumanIdCredentialVerdict =
+  | { valid: true; reason: 'valid'; expiresAt: bigint }
+  | { valid: true; reason: 'legacy' }
+  | { valid: false; reason: SbtReason }
+
+/** Parameters of {@link judgeHumanIdCredential}. */
+export type JudgeHumanIdCredentialParameters = {
+  /** The credential's own SBT (gov-id, phone or biometrics circuit). */
+  primary: SbtVerdict
+  /** gov-id only: the zk-passport SBT, consulted when the primary one is not valid. */
+  passport?: SbtVerdict | undefined
+  /** gov-id and phone on Optimism: `isUniqueForAction` of the permanent store, when read. */
+  legacy?: boolean | undefined
+}
+
+/**
+ * Judges one Human ID credential from its reads, in the one order the verifier and the reference
+ * server share: the credential's own SBT; else (gov-id) the zk-passport SBT; else a permanent-store
+ * entry for the action. Not valid: the primary SBT's reason, unless it has none and the zk-passport
+ * SBT says more.
+ *
+ * @example
+ * import { judgeHumanIdCredential } from 'personhood'
+ * judgeHumanIdCredential({ primary: { reason: 'expired' }, legacy: true }) // { valid: true, reason: 'legacy' }
+ */
+export function judgeHumanIdCredential(parameters: JudgeHumanIdCredentialParameters): HumanIdCredentialVerdict {
+  const { primary, passport, legacy } = parameters
+  if (primary.reason === 'valid') return { valid: true, reason: 'valid', expiresAt: primary.expiresAt }
+  if (passport?.reason === 'valid') return { valid: true, reason: 'valid', expiresAt: passport.expiresAt }
+  if (legacy === true) return { valid: true, reason: 'legacy' }
+  const reason = primary.reason === 'none' && passport !== undefined ? passport.reason : primary.reason
+  return { valid: false, reason }
+}

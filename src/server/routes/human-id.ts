@@ -22,7 +22,17 @@ import {
   type VerificationResult,
 } from '../../schemas/human-id.js'
 import { isValidAddress } from '../../utils/address.js'
+import type { HumanIdIssuerCircuit } from '../../chain/constants.js'
 import { hasValidCleanHandsAttestation } from '../../verify/clean-hands.js'
+import {
+  classifySbt,
+  judgeHumanIdCredential,
+  type HumanIdCredentialVerdict,
+  type JudgeHumanIdCredentialParameters,
+  type SbtCallResult,
+  type SbtOwnersState,
+  type SbtVerdict,
+} from '../../verify/sbt.js'
 import {
   baseSepoliaChainId,
   cleanHandsAttester,
@@ -72,12 +82,12 @@ export function resolveSnapshotTime(
 // Verification records
 // ---------------------------------------------------------------------------------------------
 
-/** Why a verification does not count. */
-export type VerificationFailure = 'none' | 'expired' | 'revoked' | 'wrong-action' | 'wrong-issuer' | 'empty-public-values'
-
-export type VerificationVerdict =
-  | { valid: true; expirationDate: number; record: Verification }
-  | { valid: false; reason: VerificationFailure }
+/**
+ * The verdict on a verification: the verifier's own ({@link HumanIdCredentialVerdict}, from
+ * `src/verify/sbt.ts`), with `expirationDate` as E1-E3 send it (Unix seconds; {@link neverExpires}
+ * for a permanent store or an SBT that never expires).
+ */
+export type VerificationVerdict = HumanIdCredentialVerdict & { expirationDate?: number | undefined }
 
 export type EvaluateVerificationParameters = {
   credential: HumanIdCredential
@@ -87,63 +97,73 @@ export type EvaluateVerificationParameters = {
   at: number
 }
 
-/** The hub circuits that satisfy a credential, with the issuer each must carry. gov-id also takes a zk passport. */
-const acceptedCircuits: Record<HumanIdCredential, ReadonlyArray<{ circuitId: Hex; issuer: bigint }>> = {
-  'gov-id': [
-    { circuitId: humanIdCircuitIds['gov-id'], issuer: BigInt(humanIdIssuers['gov-id']) },
-    { circuitId: humanIdCircuitIds['zk-passport'], issuer: BigInt(humanIdIssuers['zk-passport']) },
-  ],
-  phone: [{ circuitId: humanIdCircuitIds.phone, issuer: BigInt(humanIdIssuers.phone) }],
-  biometrics: [{ circuitId: humanIdCircuitIds.biometrics, issuer: BigInt(humanIdIssuers.biometrics) }],
-}
+/** The hub circuit of each credential with the issuer it must carry; gov-id falls back on the zk passport. */
+const circuitOf = (circuit: HumanIdIssuerCircuit) => ({ circuitId: humanIdCircuitIds[circuit], issuer: BigInt(humanIdIssuers[circuit]) })
 
 /** The permanent stores exist on Optimism for gov-id and phone only. */
 const legacyStoreCredentials: ReadonlySet<HumanIdCredential> = new Set(['gov-id', 'phone'])
 
-function sameActionId(record: Verification, actionId: bigint): boolean {
-  return /^\d+$/.test(record.actionId) && BigInt(record.actionId) === actionId
-}
+const maxUint256 = 2n ** 256n - 1n
 
-function sameInteger(value: Hex | null, expected: bigint): boolean {
-  if (value === null || !/^0x[0-9a-fA-F]+$/.test(value)) return false
-  return BigInt(value) === expected
+/** A record's integer field as the Hub holds it; -1 (never equal to a uint256) when it is not one. */
+function integerOf(value: string | null, pattern: RegExp): bigint {
+  return value !== null && pattern.test(value) ? BigInt(value) : -1n
 }
 
 /**
- * Judges one hub SBT (the one the address holds for its circuit at `at`): public values, action id,
- * issuer (compared as integers), revocation as of `at` (`revokedAt <= at`), expiry (`expiresAt > at`).
+ * What the Hub answers at time `at` for an address's SBT record (the latest of its circuit issued
+ * at or before `at`): `getSBT` reverts when the SBT is revoked by then or `expiry < at`, else
+ * returns expiry and public values `[expiry, recipient, actionId, nullifier, issuer]` (none for
+ * an SBT minted with empty public values); `sbtOwners` returns expiry and revocation. An SBT that
+ * never expires has expiry 2^256-1. This is the reference server standing in for the chain; the
+ * rule applied to the answer is the verifier's ({@link classifySbt}).
  */
-function judgeSbt(record: Verification, issuer: bigint, parameters: EvaluateVerificationParameters): VerificationVerdict {
-  if (record.emptyPublicValues) return { valid: false, reason: 'empty-public-values' }
-  if (!sameActionId(record, parameters.actionId)) return { valid: false, reason: 'wrong-action' }
-  if (!sameInteger(record.issuer, issuer)) return { valid: false, reason: 'wrong-issuer' }
-  if (record.revoked && (record.revokedAt === null || record.revokedAt <= parameters.at)) return { valid: false, reason: 'revoked' }
-  if (record.expiresAt !== null && !(record.expiresAt > parameters.at)) return { valid: false, reason: 'expired' }
-  return { valid: true, expirationDate: record.expiresAt ?? neverExpires, record }
+export function hubReadsAt(record: Verification | undefined, at: number): { getSBT: SbtCallResult; sbtOwners: SbtOwnersState } {
+  if (!record) return { getSBT: { status: 'reverted' }, sbtOwners: { expiry: 0n, revoked: false } }
+  const expiry = record.expiresAt === null ? maxUint256 : BigInt(record.expiresAt)
+  const revoked = record.revoked && (record.revokedAt === null || record.revokedAt <= at)
+  const sbtOwners = { expiry, revoked }
+  if (revoked || expiry < BigInt(at)) return { getSBT: { status: 'reverted' }, sbtOwners }
+  const publicValues = record.emptyPublicValues
+    ? []
+    : [expiry, BigInt(record.address), integerOf(record.actionId, /^\d+$/), integerOf(record.nullifier, /^\d+$/), integerOf(record.issuer, /^0x[0-9a-fA-F]+$/)]
+  return { getSBT: { status: 'success', expiry, publicValues, revoked: false }, sbtOwners }
 }
 
-const failureRank: Record<VerificationFailure, number> = {
-  none: 0,
-  'empty-public-values': 1,
-  'wrong-issuer': 2,
-  'wrong-action': 3,
-  expired: 4,
-  revoked: 5,
+/** The verdict on the SBT an address holds for a circuit at `at` (the latest issued by then). */
+function sbtVerdictAt(records: readonly Verification[], circuit: HumanIdIssuerCircuit, parameters: EvaluateVerificationParameters): SbtVerdict {
+  const { circuitId, issuer } = circuitOf(circuit)
+  let current: Verification | undefined
+  for (const record of records) {
+    if (record.network !== parameters.network || record.source === 'legacy-store' || record.circuitId === null) continue
+    if (record.circuitId.toLowerCase() !== circuitId || record.issuedAt > parameters.at) continue
+    if (!current || record.issuedAt >= current.issuedAt) current = record
+  }
+  const reads = hubReadsAt(current, parameters.at)
+  const verdict = classifySbt({
+    ...reads,
+    blockTimestamp: BigInt(parameters.at),
+    actionId: parameters.actionId,
+    issuer,
+    recipient: current ? BigInt(current.address) : 0n,
+  })
+  // The reads are consistent by construction: an SBT whose getSBT reverts is revoked, expired or absent.
+  if (verdict.status !== 'classified') throw new Error(`internal: the Hub stand-in answered an SBT the rule calls ${verdict.status}`)
+  return verdict
 }
 
 /**
  * Tells whether an address holds a valid verification for a credential, network and action at a
- * time, from its verification records (all networks and credentials; filtered here).
+ * time, from its verification records (all networks and credentials; filtered here), by the
+ * verifier's rules: the Hub's answer at `at` for the latest SBT of the credential's circuit
+ * ({@link hubReadsAt}) judged by {@link classifySbt} (revoked, then `expiry < at`: an expiry equal to
+ * the time is still valid, as the Hub reverts only when `expiry < block.timestamp`; then issuer,
+ * action id, recipient), combined by {@link judgeHumanIdCredential}: the credential's SBT, else
+ * (gov-id) the zk-passport SBT, else (Optimism, gov-id and phone) a permanent-store entry for the
+ * action issued at or before `at`.
  *
- * - Hub SBTs: an address holds one SBT per circuit, a newer one replacing the older, so only the
- *   latest SBT issued at or before `at` counts for each circuit. It must have public values, the
- *   action id, the credential's issuer, not be revoked as of `at`, and expire after `at`. gov-id is
- *   also satisfied by a zk-passport SBT (its own circuit and issuer).
- * - Permanent stores (Optimism; gov-id and phone): an entry for the action issued at or before
- *   `at` counts; no expiry, no revocation.
- *
- * @returns valid with the latest `expirationDate` among the valid records ({@link neverExpires}
- * for a permanent store), or the most telling reason it is not.
+ * @returns the verifier's verdict, with `expirationDate` when valid ({@link neverExpires} for a
+ * permanent store or an SBT that never expires).
  * @example
  * evaluateVerification(records, { credential: 'gov-id', network: 'optimism', actionId: 123456789n, at: 1_750_000_000 })
  */
@@ -152,31 +172,23 @@ export function evaluateVerification(
   parameters: EvaluateVerificationParameters,
 ): VerificationVerdict {
   const { credential, network, at } = parameters
-  let best: VerificationVerdict = { valid: false, reason: 'none' }
-  const consider = (verdict: VerificationVerdict) => {
-    if (verdict.valid) {
-      if (!best.valid || verdict.expirationDate > best.expirationDate) best = verdict
-    } else if (!best.valid && failureRank[verdict.reason] > failureRank[best.reason]) {
-      best = verdict
-    }
+  const primary = sbtVerdictAt(records, credential, parameters)
+  const reads: JudgeHumanIdCredentialParameters = { primary }
+  if (primary.reason !== 'valid' && credential === 'gov-id') reads.passport = sbtVerdictAt(records, 'zk-passport', parameters)
+  if (primary.reason !== 'valid' && reads.passport?.reason !== 'valid' && network === 'optimism' && legacyStoreCredentials.has(credential)) {
+    reads.legacy = records.some(
+      (record) =>
+        record.source === 'legacy-store' &&
+        record.network === network &&
+        record.credential === credential &&
+        record.issuedAt <= at &&
+        integerOf(record.actionId, /^\d+$/) === parameters.actionId,
+    )
   }
-  for (const circuit of acceptedCircuits[credential]) {
-    let current: Verification | undefined
-    for (const record of records) {
-      if (record.network !== network || record.source === 'legacy-store' || record.circuitId === null) continue
-      if (record.circuitId.toLowerCase() !== circuit.circuitId || record.issuedAt > at) continue
-      if (!current || record.issuedAt >= current.issuedAt) current = record
-    }
-    if (current) consider(judgeSbt(current, circuit.issuer, parameters))
-  }
-  if (network === 'optimism' && legacyStoreCredentials.has(credential)) {
-    for (const record of records) {
-      if (record.source !== 'legacy-store' || record.network !== network || record.credential !== credential) continue
-      if (record.issuedAt > at) continue
-      consider(sameActionId(record, parameters.actionId) ? { valid: true, expirationDate: neverExpires, record } : { valid: false, reason: 'wrong-action' })
-    }
-  }
-  return best
+  const verdict = judgeHumanIdCredential(reads)
+  if (!verdict.valid) return verdict
+  const expirationDate = verdict.reason === 'legacy' || verdict.expiresAt > BigInt(neverExpires) ? neverExpires : Number(verdict.expiresAt)
+  return { ...verdict, expirationDate }
 }
 
 /** Groups verification records by lowercase address (one pass; batches then read their own). */
@@ -354,7 +366,7 @@ export function createHumanIdApp(source: HumanIdSource): Hono {
       source.verifications().filter((record) => record.address.toLowerCase() === query.data.user.toLowerCase()),
       { credential: credential.data, network: network.data, actionId: query.data.actionId, at: toSeconds(source.now()) },
     )
-    const body: VerificationResult = verdict.valid ? { result: true, expirationDate: verdict.expirationDate } : { result: false }
+    const body: VerificationResult = verdict.valid ? { result: true, expirationDate: verdict.expirationDate ?? neverExpires } : { result: false }
     return c.json(body)
   })
 
