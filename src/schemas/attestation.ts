@@ -68,3 +68,54 @@ export const attestationPageResponseSchema = z.object({
 })
 /** What {@link attestationPageResponseSchema} accepts. */
 export type AttestationPageResponseInput = z.input<typeof attestationPageResponseSchema>
+
+/**
+ * One row of the index's listing by schema and attester
+ * (`/api/index/attestations?schemaId=&attester=`). The listing is not about one address, so a row
+ * names its `recipients` and carries no `isReceiver` (kept when an index sends one). Unknown keys
+ * (`data`, `chainId`, ...) are kept.
+ */
+export const attestationListingRowSchema = z.looseObject({
+  fullSchemaId: z.string(),
+  attester: z.string(),
+  revoked: z.boolean(),
+  validUntil: numberOrStringSchema,
+  recipients: z.array(z.string()),
+  attestationId: z.string().optional(),
+  schemaId: z.string().optional(),
+  isReceiver: z.boolean().optional(),
+  attestTimestamp: numberOrStringSchema.optional(),
+})
+/** What {@link attestationListingRowSchema} returns. */
+export type AttestationListingRow = z.output<typeof attestationListingRowSchema>
+
+/** The listing as our server emits it: `{ data: { page, size, total, rows } }`, every count present. */
+export const attestationListingPageSchema = z.object({
+  data: z.object({
+    rows: z.array(attestationListingRowSchema),
+    page: z.number().int(),
+    size: z.number().int(),
+    total: z.number().int(),
+  }),
+})
+/** What {@link attestationListingPageSchema} returns. */
+export type AttestationListingPage = z.output<typeof attestationListingPageSchema>
+
+/**
+ * The listing as the services send it: counts may be digit strings, a null `rows` is empty, wrapper
+ * keys (`success`, `statusCode`, `message`) are dropped. `total` and `size` may be missing (the
+ * reader then follows pages until a short one).
+ */
+export const attestationListingResponseSchema = z.object({
+  data: z.object({
+    rows: z
+      .array(attestationListingRowSchema)
+      .nullable()
+      .transform((rows) => rows ?? []),
+    page: integerLikeSchema.optional(),
+    size: integerLikeSchema.optional(),
+    total: integerLikeSchema.optional(),
+  }),
+})
+/** What {@link attestationListingResponseSchema} accepts. */
+export type AttestationListingResponseInput = z.input<typeof attestationListingResponseSchema>
