@@ -225,7 +225,7 @@ describe('the listing by schema and attester', () => {
 
   test('400 without schemaId or attester, or for a malformed attester, recipient, page or size', async () => {
     for (const fields of [
-      { attester },
+      { attester } as Record<string, string | number>,
       { schemaId: 'onchain_evm_10_0x8' },
       { ...clean, attester: '0x1234' },
       { ...clean, recipient: 'alice.near' },
