@@ -51,21 +51,29 @@ export const attestationPageSchema = z.object({
 export type AttestationPage = z.output<typeof attestationPageSchema>
 
 /**
+ * An index page as the services send it, for rows of `row`: counts may be digit strings, a null
+ * `rows` is empty, wrapper keys (`success`, `statusCode`, `message`) are dropped.
+ */
+function indexPageResponseSchema<row extends z.ZodType>(row: row) {
+  return z.object({
+    data: z.object({
+      rows: z
+        .array(row)
+        .nullable()
+        .transform((rows) => rows ?? []),
+      page: integerLikeSchema.optional(),
+      size: integerLikeSchema.optional(),
+      total: integerLikeSchema.optional(),
+    }),
+  })
+}
+
+/**
  * E8 response as the services send it: the spec's `{ data: { rows } }` or the public index's
  * `{ data: { page, size, total, rows } }` (counts may be digit strings; a null `rows` is empty).
  * A row without a row's shape is kept as a {@link MalformedAttestationRow}.
  */
-export const attestationPageResponseSchema = z.object({
-  data: z.object({
-    rows: z
-      .array(indexedAttestationRowSchema)
-      .nullable()
-      .transform((rows) => rows ?? []),
-    page: integerLikeSchema.optional(),
-    size: integerLikeSchema.optional(),
-    total: integerLikeSchema.optional(),
-  }),
-})
+export const attestationPageResponseSchema = indexPageResponseSchema(indexedAttestationRowSchema)
 /** What {@link attestationPageResponseSchema} accepts. */
 export type AttestationPageResponseInput = z.input<typeof attestationPageResponseSchema>
 
@@ -75,16 +83,9 @@ export type AttestationPageResponseInput = z.input<typeof attestationPageRespons
  * names its `recipients` and carries no `isReceiver` (kept when an index sends one). Unknown keys
  * (`data`, `chainId`, ...) are kept.
  */
-export const attestationListingRowSchema = z.looseObject({
-  fullSchemaId: z.string(),
-  attester: z.string(),
-  revoked: z.boolean(),
-  validUntil: numberOrStringSchema,
+export const attestationListingRowSchema = attestationRowSchema.extend({
   recipients: z.array(z.string()),
-  attestationId: z.string().optional(),
-  schemaId: z.string().optional(),
   isReceiver: z.boolean().optional(),
-  attestTimestamp: numberOrStringSchema.optional(),
 })
 /** What {@link attestationListingRowSchema} returns. */
 export type AttestationListingRow = z.output<typeof attestationListingRowSchema>
@@ -106,16 +107,6 @@ export type AttestationListingPage = z.output<typeof attestationListingPageSchem
  * keys (`success`, `statusCode`, `message`) are dropped. `total` and `size` may be missing (the
  * reader then follows pages until a short one).
  */
-export const attestationListingResponseSchema = z.object({
-  data: z.object({
-    rows: z
-      .array(attestationListingRowSchema)
-      .nullable()
-      .transform((rows) => rows ?? []),
-    page: integerLikeSchema.optional(),
-    size: integerLikeSchema.optional(),
-    total: integerLikeSchema.optional(),
-  }),
-})
+export const attestationListingResponseSchema = indexPageResponseSchema(attestationListingRowSchema)
 /** What {@link attestationListingResponseSchema} accepts. */
 export type AttestationListingResponseInput = z.input<typeof attestationListingResponseSchema>

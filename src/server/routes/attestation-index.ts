@@ -65,15 +65,13 @@ export function pageAttestations(
 ): AttestationPage {
   const address = parameters.address.toLowerCase()
   const matching = rows.filter((row) => row.address.toLowerCase() === address).sort(newestFirst)
-  const start = (parameters.page - 1) * parameters.size
-  return {
-    data: {
-      page: parameters.page,
-      size: parameters.size,
-      total: matching.length,
-      rows: matching.slice(start, start + parameters.size).map(toIndexRow),
-    },
-  }
+  return onePage(matching, parameters, toIndexRow)
+}
+
+/** Page `page` of `matching`, `size` rows a page, in the index's `{ data: { page, size, total, rows } }`. */
+function onePage<row>(matching: readonly AttestationRow[], { page, size }: { page: number; size: number }, toRow: (row: AttestationRow) => row) {
+  const start = (page - 1) * size
+  return { data: { page, size, total: matching.length, rows: matching.slice(start, start + size).map(toRow) } }
 }
 
 /** Rows per page of the listing when `size` is not given (the public index's). */
@@ -126,15 +124,7 @@ export function pageAttestationListing(
       row.attester.toLowerCase() === attester &&
       (recipient === undefined || row.recipients.some((entry) => entry.toLowerCase() === recipient)),
   )
-  const start = (parameters.page - 1) * parameters.size
-  return {
-    data: {
-      page: parameters.page,
-      size: parameters.size,
-      total: matching.length,
-      rows: matching.slice(start, start + parameters.size).map(toListingRow),
-    },
-  }
+  return onePage(matching, parameters, toListingRow)
 }
 
 /** The E8 route and the listing over a function returning the index rows; mount under the index base (`/attestation-index`). */
