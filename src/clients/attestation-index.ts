@@ -13,6 +13,7 @@ import {
   attestationPageResponseSchema,
   type AttestationListingRow,
   type AttestationRow,
+  isMalformedAttestationRow,
   type MalformedAttestationRow,
 } from '../schemas/attestation.js'
 import { normalizeAddress } from '../utils/address.js'
@@ -204,9 +205,12 @@ export type GetAttestationListingPageParameters = {
   signal?: AbortSignal | undefined
 }
 
+/** A listing row as the index answered it: readable, or kept as malformed (as on E8). */
+export type ListedAttestationRow = AttestationListingRow | MalformedAttestationRow
+
 /** One page of the listing: its rows, the page number, and the index's `size` and `total` when sent. */
 export type AttestationListingPageResult = {
-  items: AttestationListingRow[]
+  items: ListedAttestationRow[]
   page: number
   size: number | undefined
   total: number | undefined
@@ -223,7 +227,7 @@ export type ListAttestationsParameters = Omit<GetAttestationListingPageParameter
 }
 
 /** What {@link listAttestations} and {@link collectAttestationListing} return. */
-export type ListAttestationsReturnType<row = AttestationListingRow> = {
+export type ListAttestationsReturnType<row = ListedAttestationRow> = {
   /** Every attestation listed, each once (by `attestationId`), in the index's order. */
   rows: row[]
   /** The first page's `total`; undefined when the index sends none. */
@@ -293,7 +297,7 @@ export async function* iterateAttestationListing(
   listingQuery(parameters)
   const maxPages = checkGuard(parameters.maxPages ?? defaultAttestationListingMaxPages, 'maxPages')
   const maxItems = checkGuard(parameters.maxItems ?? defaultAttestationListingMaxItems, 'maxItems')
-  yield* paginate<AttestationListingRow, AttestationListingPageResult>(
+  yield* paginate<ListedAttestationRow, AttestationListingPageResult>(
     (cursor) => getAttestationListingPage(client, { ...parameters, page: cursor === undefined ? 1 : Number(cursor) }),
     { maxPages, maxItems },
   )
@@ -366,7 +370,7 @@ export type CollectAttestationListingParameters<row> = {
  * import { collectAttestationListing, getAttestationListingPage } from 'personhood'
  * const { rows } = await collectAttestationListing({ fetchPage: (page) => getAttestationListingPage(client, { ...listing, page }), url })
  */
-export async function collectAttestationListing<row extends { attestationId?: string | undefined }>(
+export async function collectAttestationListing<row>(
   parameters: CollectAttestationListingParameters<row>,
 ): Promise<ListAttestationsReturnType<row>> {
   const { url, fetchPage } = parameters
@@ -417,7 +421,7 @@ export async function collectAttestationListing<row extends { attestationId?: st
   const rows: row[] = []
   for (const page of pages) {
     for (const entry of page.items) {
-      const id = typeof entry?.attestationId === 'string' ? entry.attestationId.toLowerCase() : undefined
+      const id = listedAttestationId(entry)
       if (id !== undefined) {
         if (seen.has(id)) continue
         seen.add(id)
@@ -435,6 +439,13 @@ export async function collectAttestationListing<row extends { attestationId?: st
 }
 
 const attestationListingPath = '/api/index/attestations'
+
+/** A listed row's attestation id in lower case (a malformed row's, when it has one as a string). */
+function listedAttestationId(entry: unknown): string | undefined {
+  const row = isMalformedAttestationRow(entry) ? entry.row : entry
+  const id = typeof row === 'object' && row !== null ? (row as { attestationId?: unknown }).attestationId : undefined
+  return typeof id === 'string' ? id.toLowerCase() : undefined
+}
 
 function listingQuery(parameters: GetAttestationListingPageParameters | ListAttestationsParameters): Record<string, string> {
   const schemaId = parameters.schemaId

@@ -31,12 +31,17 @@ export function isMalformedAttestationRow(row: unknown): row is MalformedAttesta
   return typeof row === 'object' && row !== null && (row as { malformed?: unknown }).malformed === true && 'issues' in row
 }
 
+/** Rows of `schema`, where a row without its shape is kept as a {@link MalformedAttestationRow}. */
+function keepMalformed<row>(schema: z.ZodType<row>) {
+  return z.unknown().transform((value): row | MalformedAttestationRow => {
+    const parsed = schema.safeParse(value)
+    if (parsed.success) return parsed.data
+    return { malformed: true, row: value, issues: parsed.error.issues.map((issue) => `${issue.path.join('.') || '(row)'}: ${issue.message}`) }
+  })
+}
+
 /** A row as the index answered it: readable, or kept as malformed. */
-export const indexedAttestationRowSchema = z.unknown().transform((row): AttestationRow | MalformedAttestationRow => {
-  const parsed = attestationRowSchema.safeParse(row)
-  if (parsed.success) return parsed.data
-  return { malformed: true, row, issues: parsed.error.issues.map((issue) => `${issue.path.join('.') || '(row)'}: ${issue.message}`) }
-})
+export const indexedAttestationRowSchema = keepMalformed(attestationRowSchema)
 
 /** E8 response as our server emits it: `{ data: { rows, page?, size?, total? } }`. */
 export const attestationPageSchema = z.object({
@@ -105,8 +110,9 @@ export type AttestationListingPage = z.output<typeof attestationListingPageSchem
 /**
  * The listing as the services send it: counts may be digit strings, a null `rows` is empty, wrapper
  * keys (`success`, `statusCode`, `message`) are dropped. `total` and `size` may be missing (the
- * reader then follows pages until a short one).
+ * reader then follows pages until a short one). A row without a listing row's shape is kept as a
+ * {@link MalformedAttestationRow}, as on E8.
  */
-export const attestationListingResponseSchema = indexPageResponseSchema(attestationListingRowSchema)
+export const attestationListingResponseSchema = indexPageResponseSchema(keepMalformed(attestationListingRowSchema))
 /** What {@link attestationListingResponseSchema} accepts. */
 export type AttestationListingResponseInput = z.input<typeof attestationListingResponseSchema>

@@ -7,6 +7,7 @@
 import type { Address } from 'viem'
 import { collectAttestationListing, type ListingPageLike } from '../clients/attestation-index.js'
 import { InvalidParameterError } from '../errors/index.js'
+import { isMalformedAttestationRow, type MalformedAttestationRow } from '../schemas/attestation.js'
 import { runBounded } from '../chain/multicall.js'
 import type { CleanHandsRow } from './clean-hands.js'
 
@@ -27,8 +28,8 @@ export type ListedCleanHandsRow = Omit<CleanHandsRow, 'isReceiver'> & { recipien
  * const attestationIndex: AttestationIndex = { getAttestations: async ({ address }) => rowsByAddress[address] ?? [] }
  */
 export type AttestationIndex = {
-  getAttestations(args: { address: string }): Promise<readonly CleanHandsRow[]>
-  getAttestationListingPage?(args: { schemaId: string; attester: string; page: number }): Promise<ListingPageLike<ListedCleanHandsRow>>
+  getAttestations(args: { address: string }): Promise<readonly (CleanHandsRow | MalformedAttestationRow)[]>
+  getAttestationListingPage?(args: { schemaId: string; attester: string; page: number }): Promise<ListingPageLike<ListedCleanHandsRow | MalformedAttestationRow>>
 }
 
 /**
@@ -61,7 +62,7 @@ export type FindCleanHandsRowsParameters = {
 }
 
 /** Per address (in the order given), its rows; and the way they were read. */
-export type FindCleanHandsRowsReturnType = { rows: (readonly CleanHandsRow[])[]; summary: AttestationLookupSummary }
+export type FindCleanHandsRowsReturnType = { rows: (readonly (CleanHandsRow | MalformedAttestationRow)[])[]; summary: AttestationLookupSummary }
 
 /**
  * Checks `lookup` against the index before any request.
@@ -104,7 +105,7 @@ export async function findCleanHandsRows(parameters: FindCleanHandsRowsParameter
       if (!Array.isArray(answer)) {
         throw new InvalidParameterError({ parameter: 'attestationIndex', reason: `getAttestations({ address: ${address} }) did not return an array of rows.` })
       }
-      return answer as readonly CleanHandsRow[]
+      return answer as readonly (CleanHandsRow | MalformedAttestationRow)[]
     }),
     summary: { path: 'address', addresses: addresses.length, ...(probed ? { probed } : {}) },
   })
@@ -121,17 +122,20 @@ export async function findCleanHandsRows(parameters: FindCleanHandsRowsParameter
     const pages = total === undefined ? undefined : size === undefined ? (total === 0 ? 1 : undefined) : Math.max(1, Math.ceil(total / size))
     if (pages === undefined || pages - 1 > addresses.length) return perAddress({ total, size })
   }
-  const listing = await collectAttestationListing<ListedCleanHandsRow>({ fetchPage, first, url, concurrency })
+  const listing = await collectAttestationListing<ListedCleanHandsRow | MalformedAttestationRow>({ fetchPage, first, url, concurrency })
   const wanted = new Map(addresses.map((address, position) => [address, position]))
-  const rows: CleanHandsRow[][] = addresses.map(() => [])
+  const rows: (CleanHandsRow | MalformedAttestationRow)[][] = addresses.map(() => [])
   for (const row of listing.rows) {
-    if (typeof row !== 'object' || row === null || !Array.isArray(row.recipients)) {
-      throw new InvalidParameterError({ parameter: 'attestationIndex', reason: 'A listing row has no recipients array, so it cannot be matched to an address.' })
-    }
-    const named = new Set(row.recipients.map((recipient) => (typeof recipient === 'string' ? recipient.toLowerCase() : '')))
+    // A malformed row goes to the addresses it names, if any, and is judged malformed there (as on
+    // E8); one that names none cannot be any voter's.
+    const malformed = isMalformedAttestationRow(row)
+    const raw: unknown = malformed ? row.row : row
+    const recipients = typeof raw === 'object' && raw !== null ? (raw as { recipients?: unknown }).recipients : undefined
+    if (!Array.isArray(recipients)) continue
+    const named = new Set(recipients.map((recipient) => (typeof recipient === 'string' ? recipient.toLowerCase() : '')))
     for (const recipient of named) {
       const position = wanted.get(recipient as Address)
-      if (position !== undefined) rows[position]?.push({ ...row, isReceiver: true })
+      if (position !== undefined) rows[position]?.push(malformed ? row : { ...(row as ListedCleanHandsRow), isReceiver: true })
     }
   }
   return { rows, summary: { path: 'listing', pages: listing.pages, total: listing.total } }

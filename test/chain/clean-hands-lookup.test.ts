@@ -64,6 +64,8 @@ beforeAll(async () => {
   rows.push(indexRow(id, impostor, timestamp + 30n * day))
   await chain.attest({ attestationId: id++, recipient: freshAddress(), validUntil: timestamp + 30n * day })
   voters.push({ address: impostor, expected: 'wrong-recipient' })
+  // A garbled row (revoked is not a boolean): kept and judged malformed on either path.
+  await attest(freshAddress(), 'malformed', { row: { revoked: 'no' as unknown as boolean } })
   // Voters with nothing at all.
   for (let i = 0; i < 4; i++) voters.push({ address: freshAddress(), expected: 'none' })
   snapshot = (await chain.mine(timestamp + 100n)).blockNumber
@@ -71,7 +73,7 @@ beforeAll(async () => {
   revokedAfter = (await chain.revokeAttestation(later)).blockNumber
   const laterRow = rows.find((row) => row.attestationId === `0x${later.toString(16)}`) as AttestationRow
   laterRow.revoked = true
-  // Attestations of people who are not voters: 477 in all, so the listing is 5 pages long.
+  // Attestations of people who are not voters: 478 in all, so the listing is 5 pages long.
   for (let i = 0; i < 460; i++) rows.push(indexRow(id++, freshAddress(), timestamp + 30n * day))
 })
 
@@ -128,9 +130,9 @@ describe('clean hands: per-address reads or the listing', () => {
     expect(byAddress.index).toEqual({ listing: 0, address: addresses.length })
     expect(byAddress.response.attestationLookup).toEqual({ path: 'address', addresses: addresses.length })
     const byListing = await verify(addresses, 'listing')
-    expect(rows).toHaveLength(477)
+    expect(rows).toHaveLength(478)
     expect(byListing.index).toEqual({ listing: 5, address: 0 })
-    expect(byListing.response.attestationLookup).toEqual({ path: 'listing', pages: 5, total: 477 })
+    expect(byListing.response.attestationLookup).toEqual({ path: 'listing', pages: 5, total: 478 })
   })
 
   it('auto takes the listing when its pages are no more than the voters, else reads per voter after the first page', async () => {
@@ -143,7 +145,7 @@ describe('clean hands: per-address reads or the listing', () => {
     // Three voters: after the first page (which tells the total), 3 E8 reads beat 4 more pages.
     const three = await verify(addresses.slice(0, 3), 'auto')
     expect(three.index).toEqual({ listing: 1, address: 3 })
-    expect(three.response.attestationLookup).toEqual({ path: 'address', addresses: 3, probed: { total: 477, size: 100 } })
+    expect(three.response.attestationLookup).toEqual({ path: 'address', addresses: 3, probed: { total: 478, size: 100 } })
     expect(three.verdicts).toEqual((await verify(addresses.slice(0, 3), 'listing')).verdicts)
     // One voter: E8 only, the listing cannot be cheaper.
     expect((await verify(addresses.slice(0, 1), 'auto')).index).toEqual({ listing: 0, address: 1 })
