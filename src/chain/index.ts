@@ -1,3 +1,12 @@
+export {
+  baseSepoliaClock,
+  defaultBlockAtTimeMaxReads,
+  findBlockAtTime,
+  optimismClock,
+  type BlockClock,
+  type FindBlockAtTimeParameters,
+  type FindBlockAtTimeReturnType,
+} from './block-at-time.js'
 export { hubAbi, legacyStoreAbi, multicall3Abi, signProtocolAbi } from './abis.js'
 export {
   baseSepoliaNetwork,

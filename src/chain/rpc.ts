@@ -94,7 +94,8 @@ export function chainReadError(context: ChainErrorContext, details: string): Cha
   return new ChainReadError({ ...errorParameters(context), details })
 }
 
-function errorParameters(context: ChainErrorContext) {
+/** The parameters of a chain error for `context` (internal). */
+export function errorParameters(context: ChainErrorContext) {
   return {
     blockNumber: context.blockNumber,
     addresses: context.addresses,

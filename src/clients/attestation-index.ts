@@ -1,11 +1,21 @@
 /**
- * Client of the attestation index (E8): the Sign Protocol attestations of an address, every page.
- * The clean-hands rule that reads them is re-exported from `verify/clean-hands`.
+ * Client of the attestation index: the Sign Protocol attestations of an address, every page (E8),
+ * and the listing of every attestation of a schema by an attester, 100 rows a page (one listing
+ * serves many addresses at once). The clean-hands rule that reads them is re-exported from
+ * `verify/clean-hands`.
  */
-import { InvalidParameterError, ResponseValidationError } from '../errors/index.js'
+import { InvalidParameterError, PaginationLimitError, ResponseValidationError } from '../errors/index.js'
+import { mapWithConcurrency } from '../http/concurrency.js'
 import { createTransport, type Transport, type TransportOptions } from '../http/transport.js'
 import { paginate } from '../http/paginate.js'
-import { attestationPageResponseSchema, type AttestationRow, type MalformedAttestationRow } from '../schemas/attestation.js'
+import {
+  attestationListingResponseSchema,
+  attestationPageResponseSchema,
+  type AttestationListingRow,
+  type AttestationRow,
+  isMalformedAttestationRow,
+  type MalformedAttestationRow,
+} from '../schemas/attestation.js'
 import { normalizeAddress } from '../utils/address.js'
 import { parsePositiveInteger } from '../utils/parse.js'
 
@@ -40,6 +50,12 @@ export type AttestationIndexClient = AttestationIndexContext & {
   getAttestations(parameters: GetIndexedAttestationsParameters): Promise<GetIndexedAttestationsReturnType>
   /** E8, page by page: see {@link iterateIndexedAttestationPages}. */
   iterateAttestationPages(parameters: GetIndexedAttestationsParameters): AsyncGenerator<IndexedAttestationPage, void, undefined>
+  /** The listing by schema and attester, one page: see {@link getAttestationListingPage}. */
+  getAttestationListingPage(parameters: GetAttestationListingPageParameters): Promise<AttestationListingPageResult>
+  /** The listing, page by page: see {@link iterateAttestationListing}. */
+  iterateAttestationListing(parameters: ListAttestationsParameters): AsyncGenerator<AttestationListingPageResult, void, undefined>
+  /** The listing, every page: see {@link listAttestations}. */
+  listAttestations(parameters: ListAttestationsParameters): Promise<ListAttestationsReturnType>
 }
 
 /**
@@ -67,6 +83,9 @@ export function createAttestationIndexClient(config: CreateAttestationIndexClien
     ...context,
     getAttestations: (parameters) => getIndexedAttestations(context, parameters),
     iterateAttestationPages: (parameters) => iterateIndexedAttestationPages(context, parameters),
+    getAttestationListingPage: (parameters) => getAttestationListingPage(context, parameters),
+    iterateAttestationListing: (parameters) => iterateAttestationListing(context, parameters),
+    listAttestations: (parameters) => listAttestations(context, parameters),
   }
 }
 
@@ -124,10 +143,7 @@ export async function* iterateIndexedAttestationPages(
           issues: [{ path: ['data', 'page'], message: `Asked for page ${page}, got page ${data.data.page}` }],
         })
       }
-      const last =
-        rows.length === 0 ||
-        (total !== undefined ? page * (size ?? rows.length) >= total : size === undefined || rows.length < size)
-      return { items: rows, page, total, next: last ? null : String(page + 1) }
+      return { items: rows, page, total, next: isLastPage({ page, rows: rows.length, size, total }) ? null : String(page + 1) }
     },
     { maxPages, maxItems },
   )
@@ -155,6 +171,288 @@ export async function getIndexedAttestations(
   return rows
 }
 
+/**
+ * Whether an index page is the last: an empty page, `page * size >= total`, a short page when no
+ * `total` is sent, or any page of an index that sends neither `total` nor `size`.
+ */
+function isLastPage({ page, rows, size, total }: { page: number; rows: number; size: number | undefined; total: number | undefined }): boolean {
+  if (rows === 0) return true
+  if (total !== undefined) return page * (size ?? rows) >= total
+  return size === undefined || rows < size
+}
+
 function checkGuard(value: unknown, name: string): number {
   return parsePositiveInteger(value, name)
+}
+
+/** Default guard: most pages one listing follows (100,000 rows at 100 a page). */
+export const defaultAttestationListingMaxPages = 1000
+/** Default guard: most rows one listing collects. */
+export const defaultAttestationListingMaxItems = 100_000
+
+/** Parameters of {@link getAttestationListingPage}: what to list, and which page. */
+export type GetAttestationListingPageParameters = {
+  /** The full schema id, e.g. `onchain_evm_10_0x8` (clean hands on Optimism). */
+  schemaId: string
+  /** The attester whose attestations are listed. */
+  attester: string
+  /** Only attestations naming this recipient. */
+  recipient?: string | undefined
+  /** From 1. Default 1. */
+  page?: number | undefined
+  signal?: AbortSignal | undefined
+}
+
+/** A listing row as the index answered it: readable, or kept as malformed (as on E8). */
+export type ListedAttestationRow = AttestationListingRow | MalformedAttestationRow
+
+/** One page of the listing: its rows, the page number, and the index's `size` and `total` when sent. */
+export type AttestationListingPageResult = {
+  items: ListedAttestationRow[]
+  page: number
+  size: number | undefined
+  total: number | undefined
+  /** The next page's number as a string, null on the last page (the iterator's cursor). */
+  next: string | null
+}
+
+/** Parameters of {@link iterateAttestationListing} and {@link listAttestations}. */
+export type ListAttestationsParameters = Omit<GetAttestationListingPageParameters, 'page'> & {
+  /** Most pages to read before a {@link PaginationLimitError}. Default 1,000. */
+  maxPages?: number | undefined
+  /** Most rows to collect before a {@link PaginationLimitError}. Default 100,000. */
+  maxItems?: number | undefined
+}
+
+/** What {@link listAttestations} and {@link collectAttestationListing} return. */
+export type ListAttestationsReturnType<row = ListedAttestationRow> = {
+  /** Every attestation listed, each once (by `attestationId`), in the index's order. */
+  rows: row[]
+  /** The first page's `total`; undefined when the index sends none. */
+  total: number | undefined
+  /** Pages read, the first one included (also when it was handed in as `first`). */
+  pages: number
+}
+
+/**
+ * Reads one page of the index's listing of attestations by schema and attester
+ * (`GET /api/index/attestations?schemaId=&attester=[&recipient=]&page=N`, 100 rows a page on the
+ * public index). The query carries the attester and recipient in lower case.
+ *
+ * @throws {InvalidAddressError} before any request for a malformed `attester` or `recipient`.
+ * @throws {InvalidParameterError} before any request for an empty `schemaId` or a bad `page`.
+ * @throws {ResponseValidationError} for a malformed page, or a page other than the one asked.
+ * @throws {HttpRequestError} and subclasses as the server answers.
+ * @example
+ * import { createAttestationIndexClient, getAttestationListingPage } from 'personhood'
+ * const first = await getAttestationListingPage(createAttestationIndexClient(), {
+ *   schemaId: 'onchain_evm_10_0x8',
+ *   attester: '0xB1f50c6C34C72346b1229e5C80587D0D659556Fd',
+ * })
+ * first.total // how many attestations the listing holds
+ */
+export async function getAttestationListingPage(
+  client: AttestationIndexContext,
+  parameters: GetAttestationListingPageParameters,
+): Promise<AttestationListingPageResult> {
+  const query = listingQuery(parameters)
+  const page = parameters.page === undefined ? 1 : checkGuard(parameters.page, 'page')
+  const { data } = await client.transport.request({
+    method: 'GET',
+    path: attestationListingPath,
+    query: { ...query, page },
+    schema: attestationListingResponseSchema,
+    signal: parameters.signal,
+  })
+  const { rows, size, total } = data.data
+  if (data.data.page !== undefined && data.data.page !== page) {
+    throw new ResponseValidationError({
+      method: 'GET',
+      url: client.transport.buildUrl(attestationListingPath, { ...query, page }),
+      issues: [{ path: ['data', 'page'], message: `Asked for page ${page}, got page ${data.data.page}` }],
+    })
+  }
+  return { items: rows, page, size, total, next: isLastPage({ page, rows: rows.length, size, total }) ? null : String(page + 1) }
+}
+
+/**
+ * Yields the pages of the index's listing by schema and attester, one after the other, from page 1
+ * until the last (see {@link getAttestationListingPage}). {@link listAttestations} reads the same
+ * pages several at a time once the first page's `total` is known.
+ *
+ * @throws {InvalidAddressError} / {@link InvalidParameterError} before any request for bad parameters.
+ * @throws {PaginationLimitError} when the index goes past `maxPages` or `maxItems`.
+ * @throws {ResponseValidationError} for a malformed page; {@link HttpRequestError} and subclasses as the server answers.
+ * @example
+ * import { createAttestationIndexClient, iterateAttestationListing } from 'personhood'
+ * const listing = { schemaId: 'onchain_evm_10_0x8', attester: '0xB1f50c6C34C72346b1229e5C80587D0D659556Fd' }
+ * for await (const page of iterateAttestationListing(createAttestationIndexClient(), listing)) console.log(page.items.length)
+ */
+export async function* iterateAttestationListing(
+  client: AttestationIndexContext,
+  parameters: ListAttestationsParameters,
+): AsyncGenerator<AttestationListingPageResult, void, undefined> {
+  listingQuery(parameters)
+  const maxPages = checkGuard(parameters.maxPages ?? defaultAttestationListingMaxPages, 'maxPages')
+  const maxItems = checkGuard(parameters.maxItems ?? defaultAttestationListingMaxItems, 'maxItems')
+  yield* paginate<ListedAttestationRow, AttestationListingPageResult>(
+    (cursor) => getAttestationListingPage(client, { ...parameters, page: cursor === undefined ? 1 : Number(cursor) }),
+    { maxPages, maxItems },
+  )
+}
+
+/**
+ * Reads every page of the index's listing by schema and attester: the first page, then the rest
+ * (its `total` tells how many) with at most the transport's `concurrency` in flight. Each
+ * attestation is returned once; an index that lost rows while being read is an error (see
+ * {@link collectAttestationListing}).
+ *
+ * Requests: `ceil(total / 100)` on the public index (one when it lists at most 100).
+ *
+ * @throws {InvalidAddressError} / {@link InvalidParameterError} before any request for bad parameters.
+ * @throws {PaginationLimitError} when the listing needs more than `maxPages` pages or `maxItems` rows.
+ * @throws {ResponseValidationError} for a malformed page, or a listing that changed while it was read.
+ * @throws {HttpRequestError} and subclasses as the server answers.
+ * @example
+ * import { createAttestationIndexClient, listAttestations } from 'personhood'
+ * const { rows, pages } = await listAttestations(createAttestationIndexClient(), {
+ *   schemaId: 'onchain_evm_10_0x8',
+ *   attester: '0xB1f50c6C34C72346b1229e5C80587D0D659556Fd',
+ * })
+ */
+export async function listAttestations(client: AttestationIndexContext, parameters: ListAttestationsParameters): Promise<ListAttestationsReturnType> {
+  const query = listingQuery(parameters)
+  const maxPages = checkGuard(parameters.maxPages ?? defaultAttestationListingMaxPages, 'maxPages')
+  const maxItems = checkGuard(parameters.maxItems ?? defaultAttestationListingMaxItems, 'maxItems')
+  return collectAttestationListing({
+    fetchPage: (page) => getAttestationListingPage(client, { ...parameters, page }),
+    url: client.transport.buildUrl(attestationListingPath, query),
+    // The transport bounds the requests in flight; this only keeps the queue short.
+    concurrency: 16,
+    maxPages,
+    maxItems,
+  })
+}
+
+/** A listing page as {@link collectAttestationListing} reads it. */
+export type ListingPageLike<row> = { items: readonly row[]; size?: number | undefined; total?: number | undefined }
+
+/** Parameters of {@link collectAttestationListing}. */
+export type CollectAttestationListingParameters<row> = {
+  /** Reads page `page` (from 1). */
+  fetchPage(page: number): Promise<ListingPageLike<row>>
+  /** Page 1 when it was already read (it is not read again). */
+  first?: ListingPageLike<row> | undefined
+  /** The listing's address, for error messages. */
+  url: string
+  /** Pages in flight at once, at most. Default 4. */
+  concurrency?: number | undefined
+  /** Default 1,000. */
+  maxPages?: number | undefined
+  /** Default 100,000. */
+  maxItems?: number | undefined
+}
+
+/**
+ * Collects a page-numbered listing: page 1 (or `first`), then pages 2 to `ceil(total / size)`
+ * several at a time; when a later page reports a larger `total` (attestations made meanwhile),
+ * the extra pages too. An index that sends no `total` is read page after page until a short page.
+ * Rows are kept once per `attestationId` (an insertion shifts the pages, so a row may be listed
+ * twice). Fewer distinct rows than the first page's `total` means rows were lost while the pages
+ * shifted: that is an error, never a silently short listing.
+ *
+ * @throws {PaginationLimitError} when the listing needs more than `maxPages` pages or `maxItems` rows.
+ * @throws {ResponseValidationError} for a page without rows, with a bad `size` or `total`, or a
+ *   listing that lost rows while it was read.
+ * @example
+ * import { collectAttestationListing, getAttestationListingPage } from 'personhood'
+ * const { rows } = await collectAttestationListing({ fetchPage: (page) => getAttestationListingPage(client, { ...listing, page }), url })
+ */
+export async function collectAttestationListing<row>(
+  parameters: CollectAttestationListingParameters<row>,
+): Promise<ListAttestationsReturnType<row>> {
+  const { url, fetchPage } = parameters
+  const maxPages = checkGuard(parameters.maxPages ?? defaultAttestationListingMaxPages, 'maxPages')
+  const maxItems = checkGuard(parameters.maxItems ?? defaultAttestationListingMaxItems, 'maxItems')
+  const concurrency = checkGuard(parameters.concurrency ?? 4, 'concurrency')
+  const invalid = (path: (string | number)[], message: string) => new ResponseValidationError({ method: 'GET', url, issues: [{ path, message }] })
+  const read = async (page: number): Promise<ListingPageLike<row>> => {
+    const answer = await fetchPage(page)
+    if (typeof answer !== 'object' || answer === null || !Array.isArray(answer.items)) throw invalid(['data', 'rows'], `Page ${page} has no rows array.`)
+    for (const [name, value] of [['total', answer.total], ['size', answer.size]] as const) {
+      if (value !== undefined && !(Number.isSafeInteger(value) && value >= 0)) throw invalid(['data', name], `Page ${page}: ${name} is ${String(value)}, not a count.`)
+    }
+    return answer
+  }
+  const first = parameters.first ?? (await read(1))
+  const pages: ListingPageLike<row>[] = [first]
+  let items = first.items.length
+  const add = (page: ListingPageLike<row>) => {
+    items += page.items.length
+    if (items > maxItems) throw new PaginationLimitError({ kind: 'items', limit: maxItems, url })
+    return page
+  }
+  if (items > maxItems) throw new PaginationLimitError({ kind: 'items', limit: maxItems, url })
+  if (first.total === undefined) {
+    // No total: page after page until a short one.
+    let last = first
+    while (!isLastPage({ page: pages.length, rows: last.items.length, size: last.size, total: undefined })) {
+      if (pages.length >= maxPages) throw new PaginationLimitError({ kind: 'pages', limit: maxPages, url })
+      last = add(await read(pages.length + 1))
+      pages.push(last)
+    }
+  } else {
+    const size = first.size ?? first.items.length
+    if (first.total > 0 && size === 0) throw invalid(['data', 'size'], `The listing says total ${first.total} but its first page is empty.`)
+    let total = first.total
+    for (;;) {
+      const needed = size === 0 ? 1 : Math.ceil(total / size)
+      if (needed > maxPages) throw new PaginationLimitError({ kind: 'pages', limit: maxPages, url })
+      if (needed <= pages.length) break
+      const numbers = Array.from({ length: needed - pages.length }, (_, index) => pages.length + index + 1)
+      const more = await mapWithConcurrency(numbers, concurrency, async (page) => add(await read(page)))
+      pages.push(...more)
+      total = Math.max(total, ...more.map((page) => page.total ?? 0))
+    }
+  }
+  const seen = new Set<string>()
+  const rows: row[] = []
+  for (const page of pages) {
+    for (const entry of page.items) {
+      const id = listedAttestationId(entry)
+      if (id !== undefined) {
+        if (seen.has(id)) continue
+        seen.add(id)
+      }
+      rows.push(entry)
+    }
+  }
+  if (first.total !== undefined && rows.length < first.total) {
+    throw invalid(
+      ['data', 'total'],
+      `The listing said ${first.total} attestations but ${pages.length} page(s) held ${rows.length} distinct ones: it changed while it was read. Read it again.`,
+    )
+  }
+  return { rows, total: first.total, pages: pages.length }
+}
+
+const attestationListingPath = '/api/index/attestations'
+
+/** A listed row's attestation id in lower case (a malformed row's, when it has one as a string). */
+function listedAttestationId(entry: unknown): string | undefined {
+  const row = isMalformedAttestationRow(entry) ? entry.row : entry
+  const id = typeof row === 'object' && row !== null ? (row as { attestationId?: unknown }).attestationId : undefined
+  return typeof id === 'string' ? id.toLowerCase() : undefined
+}
+
+function listingQuery(parameters: GetAttestationListingPageParameters | ListAttestationsParameters): Record<string, string> {
+  const schemaId = parameters.schemaId
+  if (typeof schemaId !== 'string' || !/^\S+$/.test(schemaId)) {
+    throw new InvalidParameterError({ parameter: 'schemaId', reason: 'Expected a full schema id such as onchain_evm_10_0x8.' })
+  }
+  return {
+    schemaId,
+    attester: normalizeAddress(parameters.attester, 'attester'),
+    ...(parameters.recipient === undefined ? {} : { recipient: normalizeAddress(parameters.recipient, 'recipient') }),
+  }
 }

@@ -215,9 +215,15 @@ export {
   type VotingStrategyResponseInput,
 } from './human-id.js'
 export {
+  attestationListingPageSchema,
+  attestationListingResponseSchema,
+  attestationListingRowSchema,
   attestationPageResponseSchema,
   attestationPageSchema,
   attestationRowSchema,
+  type AttestationListingPage,
+  type AttestationListingResponseInput,
+  type AttestationListingRow,
   type AttestationPage,
   type AttestationPageResponseInput,
   type AttestationRow,

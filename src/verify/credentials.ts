@@ -20,7 +20,6 @@ import {
   defaultMulticallBatchSize,
   defaultMulticallConcurrency,
   multicallAt,
-  runBounded,
   type CallResult,
   type ContractCall,
 } from '../chain/multicall.js'
@@ -30,6 +29,13 @@ import { decodeGetAttestation, decodeRecipient, getAttestationCall, type Onchain
 import { InvalidParameterError, type ChainReadError } from '../errors/index.js'
 import { normalizeAddress } from '../utils/address.js'
 import { parseActionId, parseBlockNumber, parsePositiveInteger } from '../utils/parse.js'
+import {
+  findCleanHandsRows,
+  parseAttestationLookup,
+  type AttestationIndex,
+  type AttestationLookup,
+  type AttestationLookupSummary,
+} from './attestation-lookup.js'
 import {
   checkOnchainCleanHandsAttestation,
   cleanHandsRowRank,
@@ -85,8 +91,12 @@ export type LegacyStoreEvidence = {
   isUnique: boolean
 }
 
-/** The attestation index's answer for an address (its rows follow as `attestation` evidence). */
-export type AttestationIndexEvidence = { kind: 'attestation-index'; address: Address; rowCount: number }
+/**
+ * The attestation index's answer for an address (its rows follow as `attestation` evidence), and
+ * how it was read: `address` (its own E8 pages) or `listing` (the rows of the listing by schema and
+ * attester that name it).
+ */
+export type AttestationIndexEvidence = { kind: 'attestation-index'; address: Address; rowCount: number; lookup: 'address' | 'listing' }
 
 /** One index row, the rule's verdict on it and, when it passed, the on-chain attestation at the block. */
 export type AttestationEvidence = {
@@ -127,16 +137,7 @@ export type CredentialResult = {
   evidence: CredentialEvidence[]
 }
 
-/**
- * Where clean-hands attestation rows come from (the attestation-index client, E8).
- *
- * @example
- * import type { AttestationIndex } from 'personhood'
- * const attestationIndex: AttestationIndex = { getAttestations: async ({ address }) => rowsByAddress[address] ?? [] }
- */
-export type AttestationIndex = {
-  getAttestations(args: { address: string }): Promise<readonly (CleanHandsRow | MalformedAttestationRow)[]>
-}
+export type { AttestationIndex, AttestationLookup, AttestationLookupSummary } from './attestation-lookup.js'
 
 /**
  * Parameters of {@link verifyCredentials}.
@@ -164,6 +165,12 @@ export type VerifyCredentialsParameters<credential extends HumanCredential = Hum
   allowSandbox?: boolean | undefined
   /** Required for `clean-hands`: the source of attestation rows. */
   attestationIndex?: AttestationIndex | undefined
+  /**
+   * How to read the index for clean hands: `auto` (default: the listing by schema and attester when
+   * its pages are no more than the addresses and the index can list, else one read per address),
+   * `listing` or `address`. Every candidate is confirmed on-chain at the block either way.
+   */
+  attestationLookup?: AttestationLookup | undefined
   /** Calls per multicall request, at most; default 500. */
   batchSize?: number | undefined
   /** Requests (multicall and index) in flight, at most; default 4. */
@@ -203,6 +210,8 @@ export type VerifyCredentialsReturnType<credential extends HumanCredential = Hum
   actionId: bigint
   /** Per lower-case address, per credential. */
   results: Record<Address, Record<credential, CredentialResult>>
+  /** With `clean-hands`: how the attestation index was read (per address or the listing) and what it cost. */
+  attestationLookup?: AttestationLookupSummary | undefined
 }
 
 type SbtCredential = Exclude<HumanCredential, 'clean-hands'>
@@ -253,7 +262,11 @@ class CallPlan {
  * `eth_chainId` only when the client does not declare its chain (a viem client's `chain`, an ethers
  * provider's network), and one block header only for `'latest'` (pinned to a number first) or
  * `clean-hands` (its index rows are filtered at the block's timestamp). When an SBT check needs the
- * timestamp (a `getSBT` reverted), it is read inside the second round's multicall.
+ * timestamp (a `getSBT` reverted), it is read inside the second round's multicall. Clean hands also
+ * reads the attestation index, the cheaper way (`attestationLookup`, default `auto`): one E8 read per
+ * address, or the listing by schema and attester (`ceil(total / 100)` pages for every address at
+ * once), chosen from the listing's first page; `attestationLookup` in the answer and the
+ * `attestation-index` evidence say which.
  *
  * @throws {InvalidAddressError} for a malformed address, before any request.
  * @throws {InvalidParameterError} for a bad parameter, a client on (or declared for) another chain
@@ -297,6 +310,7 @@ export async function verifyCredentials<const credential extends HumanCredential
       reason: 'clean-hands needs an attestation index ({ getAttestations({ address }) }) to find attestation ids.',
     })
   }
+  const attestationLookup = parseAttestationLookup(parameters.attestationLookup, attestationIndex)
   const declared = declaredChainId(parameters.client)
   const client = toPublicClient(parameters.client)
   const requested = parameters.network === undefined ? undefined : getNetwork(parameters.network, parameters.constants)
@@ -337,18 +351,21 @@ export async function verifyCredentials<const credential extends HumanCredential
       })
     }
   }
-  const [, rows] = await Promise.all([
+  const [, indexed] = await Promise.all([
     run(first),
     wantsCleanHands && attestationIndex
-      ? runBounded(addresses, concurrency, async (address) => {
-          const answer = await attestationIndex.getAttestations({ address })
-          if (!Array.isArray(answer)) {
-            throw new InvalidParameterError({ parameter: 'attestationIndex', reason: `getAttestations({ address: ${address} }) did not return an array of rows.` })
-          }
-          return answer as readonly CleanHandsRow[]
+      ? findCleanHandsRows({
+          index: attestationIndex,
+          addresses,
+          schemaId: network.cleanHands.fullSchemaId,
+          attester: normalizeAddress(network.cleanHands.attester),
+          lookup: attestationLookup,
+          concurrency,
         })
-      : Promise.resolve([] as (readonly CleanHandsRow[])[]),
+      : undefined,
   ])
+  const rows = indexed?.rows ?? []
+  const lookupPath = indexed?.summary.path ?? 'address'
 
   // Round 2: sbtOwners where getSBT gave no valid SBT, the zk-passport SBT and the permanent stores
   // as fallbacks, and getAttestation for every index row that passes the rule at the block.
@@ -453,7 +470,7 @@ export async function verifyCredentials<const credential extends HumanCredential
   }
   for (const [address, { rows: addressRows, evidence }] of cleanHands) {
     const entry = results[address] as Record<string, CredentialResult>
-    entry['clean-hands'] = judgeCleanHands(address, addressRows, evidence)
+    entry['clean-hands'] = judgeCleanHands(address, addressRows, evidence, lookupPath)
   }
   // Keep the caller's credential order in each record.
   for (const address of addresses) {
@@ -470,6 +487,7 @@ export async function verifyCredentials<const credential extends HumanCredential
     sandbox: network.sandbox,
     actionId,
     results: results as Record<Address, Record<credential, CredentialResult>>,
+    ...(indexed ? { attestationLookup: indexed.summary } : {}),
   }
 }
 
@@ -540,8 +558,13 @@ const onchainRank: Record<OnchainCleanHandsReason, number> = {
   valid: 13,
 }
 
-function judgeCleanHands(address: Address, rows: readonly (CleanHandsRow | MalformedAttestationRow)[], attestations: AttestationEvidence[]): CredentialResult {
-  const evidence: CredentialEvidence[] = [{ kind: 'attestation-index', address, rowCount: rows.length }, ...attestations]
+function judgeCleanHands(
+  address: Address,
+  rows: readonly (CleanHandsRow | MalformedAttestationRow)[],
+  attestations: AttestationEvidence[],
+  lookup: AttestationIndexEvidence['lookup'],
+): CredentialResult {
+  const evidence: CredentialEvidence[] = [{ kind: 'attestation-index', address, rowCount: rows.length, lookup }, ...attestations]
   let best: { rank: number; reason: CredentialReason } = { rank: -1, reason: 'none' }
   let expiresAt: bigint | undefined
   for (const entry of attestations) {

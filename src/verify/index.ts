@@ -11,6 +11,7 @@ export {
   type OnchainCleanHandsAttestation,
   type OnchainCleanHandsReason,
 } from './clean-hands.js'
+export { type AttestationLookup, type AttestationLookupSummary, type ListedCleanHandsRow } from './attestation-lookup.js'
 export {
   verifyCredentials,
   type AttestationEvidence,

@@ -345,7 +345,7 @@ describe('clean hands', () => {
     const address = freshAddress()
     const index = indexOf({})
     const { results } = await verifyCredentials({ client: chain.client, addresses: [address], credentials: ['clean-hands'], attestationIndex: index })
-    expect(results[address]?.['clean-hands']).toEqual({ valid: false, reason: 'none', evidence: [{ kind: 'attestation-index', address, rowCount: 0 }] })
+    expect(results[address]?.['clean-hands']).toEqual({ valid: false, reason: 'none', evidence: [{ kind: 'attestation-index', address, rowCount: 0, lookup: 'address' }] })
     expect(index.calls).toEqual([address])
   })
 

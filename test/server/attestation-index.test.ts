@@ -7,7 +7,7 @@ import { getAddress, type Address } from 'viem'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { createAttestationIndexClient } from '../../src/clients/attestation-index.js'
 import { isValidCleanHandsAttestation } from '../../src/verify/clean-hands.js'
-import { attestationPageResponseSchema, attestationPageSchema } from '../../src/schemas/attestation.js'
+import { attestationListingPageSchema, attestationPageResponseSchema, attestationPageSchema } from '../../src/schemas/attestation.js'
 import { createServer } from '../../src/server/app.js'
 import { createEmptyState, type AttestationRow } from '../../src/server/state/index.js'
 
@@ -157,5 +157,94 @@ describe('contract: the attestation-index client against the server', () => {
     const now = new Date('2025-06-01T00:00:00Z')
     const rows = await client().getAttestations({ address: other })
     expect(rows.map((r) => isValidCleanHandsAttestation(r, { now }))).toEqual([false, true])
+  })
+})
+
+describe('the listing by schema and attester', () => {
+  const listingPath = '/api/index/attestations'
+  const query = (fields: Record<string, string | number>) =>
+    `${listingPath}?${new URLSearchParams(Object.entries(fields).map(([key, value]) => [key, String(value)])).toString()}`
+  const listing = async (fields: Record<string, string | number>) => {
+    const { status, body } = await get(query(fields))
+    expect(status).toBe(200)
+    return attestationListingPageSchema.parse(body).data
+  }
+  const clean = { schemaId: 'onchain_evm_10_0x8', attester }
+
+  test('lists every attestation of the schema and attester once, 100 a page, newest first, without isReceiver', async () => {
+    const first = await listing(clean)
+    expect(first).toMatchObject({ page: 1, size: 100, total: 25 })
+    expect(first.rows).toHaveLength(25)
+    expect(first.rows[0]).toEqual({
+      attestationId: '0x165',
+      fullSchemaId: 'onchain_evm_10_0x8',
+      schemaId: '0x8',
+      attester,
+      revoked: false,
+      validUntil: '0',
+      attestTimestamp: 1_700_000_000_000 + 101 * 60_000,
+      recipients: [other],
+    })
+    const timestamps = first.rows.map((entry) => Number(entry.attestTimestamp))
+    expect(timestamps).toEqual([...timestamps].sort((a, b) => b - a))
+    expect((await listing({ ...clean, page: 2 })).rows).toEqual([])
+  })
+
+  test('the attester matches in any letter case; the schema id exactly', async () => {
+    expect((await listing({ ...clean, attester: attester.toLowerCase() })).total).toBe(25)
+    expect((await listing({ ...clean, schemaId: 'onchain_evm_10_0x80' })).total).toBe(0)
+    expect((await listing({ ...clean, attester: other })).total).toBe(0)
+  })
+
+  test('recipient narrows the listing to the attestations naming it', async () => {
+    const { total, rows: listed } = await listing({ ...clean, recipient: getAddress(other) })
+    expect(total).toBe(2)
+    expect(listed.map((entry) => entry.attestationId)).toEqual(['0x165', '0x164'])
+  })
+
+  test('walking ?page=N&size=M lists every attestation once, as the per-address pages hold them', async () => {
+    const seen: string[] = []
+    for (let n = 1; n < 10; n++) {
+      const data = await listing({ ...clean, page: n, size: 7 })
+      seen.push(...data.rows.map((entry) => entry.attestationId!))
+      if (data.total <= n * data.size) break
+    }
+    expect(seen.sort()).toEqual([...new Set(rows.map((entry) => entry.attestationId))].sort())
+  })
+
+  test('one attestation listed on two address pages is listed once, as its receiver sees it', async () => {
+    const state = createEmptyState()
+    const shared = row(owner, 1, { isReceiver: true })
+    state.attestations = [{ ...shared, address: other, isReceiver: false, kind: 'not-receiver' }, shared]
+    const server = createServer({ state, now: () => 0 })
+    const response = await server.fetch(new Request(`${base}${query(clean)}`))
+    const { data } = attestationListingPageSchema.parse(await response.json())
+    expect(data.total).toBe(1)
+    expect(data.rows[0]?.recipients).toEqual([owner])
+  })
+
+  test('400 without schemaId or attester, or for a malformed attester, recipient, page or size', async () => {
+    for (const fields of [
+      { attester } as Record<string, string | number>,
+      { schemaId: 'onchain_evm_10_0x8' },
+      { ...clean, attester: '0x1234' },
+      { ...clean, recipient: 'alice.near' },
+      { ...clean, page: 0 },
+      { ...clean, size: 101 },
+    ]) {
+      const { status, body } = await get(query(fields))
+      expect(status, JSON.stringify(fields)).toBe(400)
+      expect(body).toEqual({ detail: expect.stringMatching(/^query\.(schemaId|attester|recipient|page|size): /) })
+    }
+  })
+
+  test('the client lists through the server: same attestations as the per-address reads', async () => {
+    const client = createAttestationIndexClient({ baseUrl: base, fetch: async (input, init) => app.fetch(new Request(input, init)), retry: false })
+    const { rows: listed, pages } = await client.listAttestations({ ...clean, attester: getAddress(attester) })
+    expect(pages).toBe(1)
+    const perAddress = [...(await client.getAttestations({ address: owner })), ...(await client.getAttestations({ address: other }))]
+    const ids = (entries: readonly object[]) => entries.map((entry) => (entry as { attestationId?: string }).attestationId).sort()
+    expect(ids(listed)).toEqual(ids(perAddress))
+    expect(ids(listed)).toHaveLength(25)
   })
 })

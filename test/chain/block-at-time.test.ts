@@ -1,0 +1,154 @@
+/**
+ * findBlockAtTime on an in-process EVM whose blocks are mined at chosen timestamps: an irregular
+ * stretch, then a regular 2-second stretch (as Optimism since Bedrock). Every time around every
+ * block is checked against a scan of all headers.
+ */
+import { hexToBigInt, type Hex } from 'viem'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { findBlockAtTime, optimismClock, type BlockClock } from '../../src/chain/block-at-time.js'
+import { BlockNotAvailableError, ChainReadError, InvalidParameterError } from '../../src/errors/index.js'
+import { failure } from '../helpers/async.js'
+import { createEdrProvider, genesisDate, type Eip1193 } from './harness.js'
+import { instrument } from './helpers.js'
+
+const genesis = BigInt(Date.parse(genesisDate) / 1000)
+/** Gaps (seconds) between blocks 1-9: irregular, including 1-second blocks. */
+const irregularGaps = [1n, 2n, 1n, 6n, 1n, 19n, 1n, 2n, 13n]
+/** Blocks after the irregular stretch, every 2 s. */
+const regularBlocks = 30
+
+let provider: Eip1193
+/** Timestamp of every block, by number. */
+const times: bigint[] = []
+let anchor: BlockClock['anchor']
+
+beforeAll(async () => {
+  provider = await createEdrProvider()
+  const mine = async (timestamp: bigint) => {
+    await provider.request({ method: 'evm_setNextBlockTimestamp', params: [`0x${timestamp.toString(16)}`] })
+    await provider.request({ method: 'evm_mine', params: [] })
+  }
+  let time = genesis
+  for (const gap of irregularGaps) await mine((time += gap))
+  const anchorNumber = BigInt(irregularGaps.length)
+  for (let i = 0; i < regularBlocks; i++) await mine((time += 2n))
+  const head = hexToBigInt((await provider.request({ method: 'eth_blockNumber' })) as Hex)
+  for (let n = 0n; n <= head; n++) {
+    const block = (await provider.request({ method: 'eth_getBlockByNumber', params: [`0x${n.toString(16)}`, false] })) as { timestamp: Hex }
+    times.push(hexToBigInt(block.timestamp))
+  }
+  anchor = { blockNumber: anchorNumber, timestamp: times[Number(anchorNumber)] as bigint }
+})
+
+/** The last block at or before `time`, by scanning every header. */
+function expected(time: bigint): bigint | undefined {
+  let found: bigint | undefined
+  times.forEach((timestamp, number) => {
+    if (timestamp <= time) found = BigInt(number)
+  })
+  return found
+}
+
+const head = () => ({ number: BigInt(times.length - 1), timestamp: times[times.length - 1] as bigint })
+
+describe('findBlockAtTime', () => {
+  it('the mined chain is what the test says: irregular, then every 2 s', () => {
+    expect(times[0]).toBe(genesis)
+    expect(times.slice(10).every((timestamp, i) => timestamp === (times[9] as bigint) + BigInt(2 * (i + 1)))).toBe(true)
+  })
+
+  it('on an exact clock: every time from the anchor to the head, in one header read', async () => {
+    const clock: BlockClock = { anchor, blockTimeSeconds: 2, exact: true }
+    for (let time = anchor.timestamp; time < head().timestamp + 2n; time++) {
+      const counted = instrument(provider)
+      const found = await findBlockAtTime({ client: counted, timestamp: time, clock })
+      expect(found.number, `time ${time}`).toBe(expected(time))
+      expect(found.timestamp).toBe(times[Number(found.number)])
+      expect(found.reads, `time ${time}`).toBe(1)
+      expect(counted.methods).toEqual({ eth_getBlockByNumber: 1 })
+    }
+  })
+
+  it('off-by-one at a block: its own second is that block, the second before is the previous block', async () => {
+    const clock: BlockClock = { anchor, blockTimeSeconds: 2, exact: true }
+    const block = anchor.blockNumber + 7n
+    const at = times[Number(block)] as bigint
+    expect((await findBlockAtTime({ client: provider, timestamp: at, clock })).number).toBe(block)
+    expect((await findBlockAtTime({ client: provider, timestamp: at - 1n, clock })).number).toBe(block - 1n)
+    expect((await findBlockAtTime({ client: provider, timestamp: at + 1n, clock })).number).toBe(block)
+  })
+
+  it('before the anchor the clock does not hold: the search finds the block anyway, within its read bound', async () => {
+    const clock: BlockClock = { anchor, blockTimeSeconds: 2, exact: true }
+    for (let time = genesis; time < anchor.timestamp; time++) {
+      const found = await findBlockAtTime({ client: provider, timestamp: time, clock })
+      expect(found.number, `time ${time}`).toBe(expected(time))
+      expect(found.reads).toBeLessThanOrEqual(8)
+    }
+  })
+
+  it('on a clock that is not exact, or wrongly anchored, every time still maps to the right block', async () => {
+    const clocks: BlockClock[] = [
+      { anchor, blockTimeSeconds: 2 },
+      { anchor: { blockNumber: anchor.blockNumber, timestamp: anchor.timestamp + 7n }, blockTimeSeconds: 2, exact: true },
+      { anchor: { blockNumber: 0n, timestamp: genesis }, blockTimeSeconds: 12 },
+      { anchor: { blockNumber: 0n, timestamp: genesis - 1_000n }, blockTimeSeconds: 1, exact: true },
+    ]
+    for (const clock of clocks) {
+      for (let time = genesis; time < head().timestamp; time++) {
+        const found = await findBlockAtTime({ client: provider, timestamp: time, clock })
+        expect(found.number, `time ${time}, clock ${JSON.stringify(clock, (_, value) => (typeof value === 'bigint' ? String(value) : value))}`).toBe(
+          expected(time),
+        )
+      }
+    }
+  })
+
+  it('a time before the first block has no block: BlockNotAvailableError', async () => {
+    const error = (await failure(findBlockAtTime({ client: provider, timestamp: genesis - 1n, clock: { anchor, blockTimeSeconds: 2, exact: true } }))) as BlockNotAvailableError
+    expect(error).toBeInstanceOf(BlockNotAvailableError)
+    expect(error.details).toBe(`The chain starts at ${genesis}, after time ${genesis - 1n}: no block is at or before it.`)
+  })
+
+  it('a time the head has not passed: the exact clock answers up to one block time after the head; then, or without it, not yet', async () => {
+    const { number, timestamp } = head()
+    const exact: BlockClock = { anchor, blockTimeSeconds: 2, exact: true }
+    expect((await findBlockAtTime({ client: provider, timestamp: timestamp + 1n, clock: exact })).number).toBe(number)
+    const later = (await failure(findBlockAtTime({ client: provider, timestamp: timestamp + 2n, clock: exact }))) as BlockNotAvailableError
+    expect(later).toBeInstanceOf(BlockNotAvailableError)
+    expect(later.details).toBe(
+      `The chain's head is block ${number} at ${timestamp}, not after time ${timestamp + 2n}: the last block at or before that time may not be made yet. Try again later.`,
+    )
+    const loose = await failure(findBlockAtTime({ client: provider, timestamp: timestamp + 1n, clock: { anchor, blockTimeSeconds: 2 } }))
+    expect(loose).toBeInstanceOf(BlockNotAvailableError)
+  })
+
+  it('gives up after maxReads with a ChainReadError naming the clock', async () => {
+    const error = (await failure(
+      findBlockAtTime({ client: provider, timestamp: genesis + 20n, clock: { anchor: { blockNumber: 0n, timestamp: genesis }, blockTimeSeconds: 1000 }, maxReads: 2 }),
+    )) as ChainReadError
+    expect(error).toBeInstanceOf(ChainReadError)
+    expect(error.details).toBe(
+      `No block found at or before time ${genesis + 20n} in 2 header reads: the chain's block times do not fit its clock (one block every 1000 s from block 0 at ${genesis}).`,
+    )
+  })
+
+  it('a failing node is a ChainReadError, not a guess', async () => {
+    const broken = instrument(provider, () => new Error('connection reset'))
+    expect(await failure(findBlockAtTime({ client: broken, timestamp: genesis + 5n, clock: optimismClock }))).toBeInstanceOf(ChainReadError)
+  })
+
+  it('bad parameters are refused before any request', async () => {
+    const counted = instrument(provider)
+    for (const parameters of [
+      { timestamp: -1n, clock: optimismClock },
+      { timestamp: 1.5, clock: optimismClock },
+      { timestamp: 1n, clock: { ...optimismClock, blockTimeSeconds: 0 } },
+      { timestamp: 1n, clock: { anchor: { blockNumber: 1, timestamp: 1n }, blockTimeSeconds: 2 } as unknown as BlockClock },
+      { timestamp: 1n, clock: optimismClock, maxReads: 0 },
+    ]) {
+      expect(await failure(findBlockAtTime({ client: counted, ...parameters }))).toBeInstanceOf(InvalidParameterError)
+    }
+    expect(counted.total()).toBe(0)
+  })
+})
