@@ -153,6 +153,27 @@ describe('file persistence', () => {
     expect(() => loadStateFile(file)).toThrow(`The state file ${logFileOf(file)} cannot be used; nothing was changed.`)
   })
 
+  test('after a torn last line is dropped, the server keeps saving: the next restart reads every later change', async () => {
+    const file = tempFile()
+    const { state } = testWorld()
+    const first = new Store(structuredClone(state), { now: () => worldNowMs })
+    const persistence = createFilePersistence({ file, store: first })
+    first.acceptTos('IST', '0x00000000000000000000000000000000000000e3')
+    await persistence.close()
+    appendFileSync(logFileOf(file), '{"g":1,"op":"push","path":["tosAcceptances"],"js')
+
+    const loaded = loadStateFile(file)!
+    expect(loaded.warnings).toHaveLength(1)
+    const again = createFilePersistence({ file, store: loaded.store, generation: loaded.generation })
+    loaded.store.acceptTos('IST', '0x00000000000000000000000000000000000000e4')
+    await again.close()
+
+    const reloaded = loadStateFile(file)!
+    expect(reloaded.warnings).toEqual([])
+    expect(reloaded.store.tosAccepted('IST', '0x00000000000000000000000000000000000000e3')).toBe(true)
+    expect(reloaded.store.tosAccepted('IST', '0x00000000000000000000000000000000000000e4')).toBe(true)
+  })
+
   test('the state file and its log are private (0600); an existing file others can read is warned about', async () => {
     const file = tempFile()
     const { state } = testWorld()
