@@ -24,7 +24,7 @@ import { open, rename, rm, type FileHandle } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { InvalidStateError } from '../errors/input.js'
 import { ephemeralStateKeys, parseState, Store, type StateChange } from './state/store.js'
-import type { ServerState } from './state/types.js'
+import { stateVersion, type ServerState } from './state/types.js'
 
 /** What the app needs from a persistence: wait until a revision is durable. */
 export type Persistence = {
@@ -53,8 +53,12 @@ export function logFileOf(file: string): string {
 /** Least log size that triggers a new snapshot; past it, the log is compacted once it outgrows the snapshot. */
 export const minCompactionBytes = 1024 * 1024
 
-/** What {@link loadStateFile} found besides the state. */
-export type LoadedState = { store: Store; generation: number; warnings: string[] }
+/**
+ * What {@link loadStateFile} found besides the state. `upgraded`: the file holds an older version
+ * of the state, converted at load; its log cannot take changes of this version, so the persistence
+ * writes a whole snapshot first.
+ */
+export type LoadedState = { store: Store; generation: number; upgraded: boolean; warnings: string[] }
 
 type Snapshot = ServerState & { logGeneration?: number }
 type LogLine = { g: number } & StateChange
@@ -116,6 +120,7 @@ export function loadStateFile(file: string, options: { now?: () => number } = {}
     throw new InvalidStateError({ file, problems: [{ path: '(root)', message: `Not JSON: ${(error as Error).message}` }], cause: error })
   }
   const generation = typeof snapshot?.logGeneration === 'number' ? snapshot.logGeneration : 0
+  const upgraded = Boolean(snapshot && typeof snapshot === 'object' && (snapshot as { version?: unknown }).version !== stateVersion)
   if (snapshot && typeof snapshot === 'object') delete snapshot.logGeneration
 
   const log = logFileOf(file)
@@ -142,7 +147,8 @@ export function loadStateFile(file: string, options: { now?: () => number } = {}
     })
   }
   const state = parseState(snapshot, file)
-  return { store: new Store(state, options), generation, warnings }
+  if (upgraded) warnings.push(`${file} holds state version ${String((snapshot as { version?: unknown }).version)}; converted to version ${stateVersion} (written at the first save)`)
+  return { store: new Store(state, options), generation, upgraded, warnings }
 }
 
 /**
@@ -219,12 +225,13 @@ function snapshotText(store: Store, generation: number): string {
  * changes. Changes within one tick, and changes made during a save, go out together.
  *
  * @param generation the log generation of the loaded snapshot ({@link LoadedState.generation}); 0 for a new file.
+ * @param upgraded the loaded file was of an older version ({@link LoadedState.upgraded}): the first save is a whole snapshot.
  * @example
  * const persistence = createFilePersistence({ file: 'state.json', store })
  * const app = createServer({ store, persistence })
  * process.on('SIGTERM', () => void persistence.close().then(() => process.exit(0)))
  */
-export function createFilePersistence(options: { file: string; store: Store; generation?: number; onError?: (error: unknown) => void }): FilePersistence {
+export function createFilePersistence(options: { file: string; store: Store; generation?: number; upgraded?: boolean; onError?: (error: unknown) => void }): FilePersistence {
   const { file, store, onError } = options
   if (!file) throw new InvalidStateError({ problems: [{ path: 'file', message: 'createFilePersistence needs a file.' }] })
   const log = logFileOf(file)
@@ -237,7 +244,7 @@ export function createFilePersistence(options: { file: string; store: Store; gen
   const waiters: Array<{ revision: number; resolve: () => void; reject: (error: unknown) => void }> = []
   // What the next save writes: the changes since the last one, or a whole snapshot.
   let pending: StateChange[] = []
-  let needSnapshot = !existsSync(file)
+  let needSnapshot = !existsSync(file) || Boolean(options.upgraded)
   let logBytes = existsSync(log) ? statSync(log).size : 0
   let snapshotBytes = existsSync(file) ? statSync(file).size : 0
   let logHandle: FileHandle | undefined
