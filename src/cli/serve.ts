@@ -137,7 +137,13 @@ export async function startServe(options: ServeOptions = {}): Promise<RunningSer
     chain = await startLocalChain({ world: store.state, now, rpc: { host, port: chainPort } })
   }
   const persistence = data
-    ? createFilePersistence({ file: data, store, generation: loaded?.generation ?? 0, onError: (error) => console.error('personhood: could not save state:', error) })
+    ? createFilePersistence({
+        file: data,
+        store,
+        generation: loaded?.generation ?? 0,
+        upgraded: loaded?.upgraded ?? false,
+        onError: (error) => console.error('personhood: could not save state:', error),
+      })
     : undefined
   const app = createServer({
     store,
@@ -149,8 +155,8 @@ export async function startServe(options: ServeOptions = {}): Promise<RunningSer
     // Smart-contract wallets that sign in (D13) are checked on the local chain.
     ...(chain ? { chainClient: chain.client } : {}),
   })
-  if (persistence && source !== 'data') {
-    // A new state file right away, so a restart finds the same world (and secrets).
+  if (persistence && (source !== 'data' || loaded?.upgraded)) {
+    // A new (or converted) state file right away, so a restart finds the same world (and secrets).
     store.mutate(() => {})
     await persistence.flush()
   }

@@ -12,18 +12,19 @@
  *   (admin edits), a new snapshot is written and the log starts over. Log lines carry the snapshot's
  *   generation, so a crash between the two leaves nothing replayed twice.
  * - At load the snapshot is read, the log replayed, and the result checked field by field. A torn
- *   last line (a crash during an append) is dropped with a warning; any other unreadable line
- *   refuses the file. Temp files left by a killed process are removed.
+ *   last line (text after the last newline: a crash during an append) is dropped with a warning,
+ *   and cut off the file before the next append; any other unreadable line refuses the file. Temp
+ *   files left by a killed process are removed.
  *
  * Every file is created with mode 0600: the state holds the admin token, the JWT secret, API keys
  * and issuers' private keys.
  */
-import { closeSync, existsSync, fsyncSync, openSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync } from 'node:fs'
 import { open, rename, rm, type FileHandle } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { InvalidStateError } from '../errors/input.js'
 import { ephemeralStateKeys, parseState, Store, type StateChange } from './state/store.js'
-import type { ServerState } from './state/types.js'
+import { stateVersion, type ServerState } from './state/types.js'
 
 /** What the app needs from a persistence: wait until a revision is durable. */
 export type Persistence = {
@@ -52,8 +53,12 @@ export function logFileOf(file: string): string {
 /** Least log size that triggers a new snapshot; past it, the log is compacted once it outgrows the snapshot. */
 export const minCompactionBytes = 1024 * 1024
 
-/** What {@link loadStateFile} found besides the state. */
-export type LoadedState = { store: Store; generation: number; warnings: string[] }
+/**
+ * What {@link loadStateFile} found besides the state. `upgraded`: the file holds an older version
+ * of the state, converted at load; its log cannot take changes of this version, so the persistence
+ * writes a whole snapshot first.
+ */
+export type LoadedState = { store: Store; generation: number; upgraded: boolean; warnings: string[] }
 
 type Snapshot = ServerState & { logGeneration?: number }
 type LogLine = { g: number } & StateChange
@@ -115,21 +120,23 @@ export function loadStateFile(file: string, options: { now?: () => number } = {}
     throw new InvalidStateError({ file, problems: [{ path: '(root)', message: `Not JSON: ${(error as Error).message}` }], cause: error })
   }
   const generation = typeof snapshot?.logGeneration === 'number' ? snapshot.logGeneration : 0
+  const upgraded = Boolean(snapshot && typeof snapshot === 'object' && (snapshot as { version?: unknown }).version !== stateVersion)
   if (snapshot && typeof snapshot === 'object') delete snapshot.logGeneration
 
   const log = logFileOf(file)
   if (existsSync(log) && snapshot && typeof snapshot === 'object') {
-    const lines = readFileSync(log, 'utf8').split('\n')
-    if (lines.at(-1) === '') lines.pop()
+    // Every append ends with a newline and is fsync'd before its answer: text after the last
+    // newline is an append a crash cut short, never acknowledged (the persistence cuts it off).
+    const text = readFileSync(log, 'utf8')
+    const complete = text.lastIndexOf('\n') + 1
+    if (complete < text.length) warnings.push(`dropped a torn last line of ${log} (a save interrupted by a crash; that change was never acknowledged)`)
+    const lines = text.slice(0, complete).split('\n')
+    lines.pop()
     lines.forEach((text, index) => {
       let line: LogLine
       try {
         line = JSON.parse(text) as LogLine
       } catch {
-        if (index === lines.length - 1) {
-          warnings.push(`dropped a torn last line of ${log} (a save interrupted by a crash; that change was never acknowledged)`)
-          return
-        }
         throw new InvalidStateError({ file: log, problems: [{ path: `line ${index + 1}`, message: 'Not a JSON line.' }] })
       }
       if (line.g !== generation) return
@@ -140,7 +147,39 @@ export function loadStateFile(file: string, options: { now?: () => number } = {}
     })
   }
   const state = parseState(snapshot, file)
-  return { store: new Store(state, options), generation, warnings }
+  if (upgraded) warnings.push(`${file} holds state version ${String((snapshot as { version?: unknown }).version)}; converted to version ${stateVersion} (written at the first save)`)
+  return { store: new Store(state, options), generation, upgraded, warnings }
+}
+
+/**
+ * Cuts a torn last line (text after the last newline, left by a crash during an append) off the
+ * log, so the next append starts on a line of its own. Reads backwards from the end only as far
+ * as the last newline.
+ */
+function cutTornTail(log: string): void {
+  if (!existsSync(log)) return
+  const fd = openSync(log, 'r+')
+  try {
+    const size = fstatSync(fd).size
+    const chunk = Buffer.alloc(64 * 1024)
+    let end = size
+    while (end > 0) {
+      const start = Math.max(0, end - chunk.length)
+      readSync(fd, chunk, 0, end - start, start)
+      const newline = chunk.subarray(0, end - start).lastIndexOf(0x0a)
+      if (newline !== -1) {
+        end = start + newline + 1
+        break
+      }
+      end = start
+    }
+    if (end < size) {
+      ftruncateSync(fd, end)
+      fsyncSync(fd)
+    }
+  } finally {
+    closeSync(fd)
+  }
 }
 
 /** fsyncs a directory, so a rename in it survives a crash. */
@@ -186,15 +225,17 @@ function snapshotText(store: Store, generation: number): string {
  * changes. Changes within one tick, and changes made during a save, go out together.
  *
  * @param generation the log generation of the loaded snapshot ({@link LoadedState.generation}); 0 for a new file.
+ * @param upgraded the loaded file was of an older version ({@link LoadedState.upgraded}): the first save is a whole snapshot.
  * @example
  * const persistence = createFilePersistence({ file: 'state.json', store })
  * const app = createServer({ store, persistence })
  * process.on('SIGTERM', () => void persistence.close().then(() => process.exit(0)))
  */
-export function createFilePersistence(options: { file: string; store: Store; generation?: number; onError?: (error: unknown) => void }): FilePersistence {
+export function createFilePersistence(options: { file: string; store: Store; generation?: number; upgraded?: boolean; onError?: (error: unknown) => void }): FilePersistence {
   const { file, store, onError } = options
   if (!file) throw new InvalidStateError({ problems: [{ path: 'file', message: 'createFilePersistence needs a file.' }] })
   const log = logFileOf(file)
+  cutTornTail(log)
   let generation = options.generation ?? 0
   let savedRevision = -1
   let writing: Promise<void> | undefined
@@ -203,7 +244,7 @@ export function createFilePersistence(options: { file: string; store: Store; gen
   const waiters: Array<{ revision: number; resolve: () => void; reject: (error: unknown) => void }> = []
   // What the next save writes: the changes since the last one, or a whole snapshot.
   let pending: StateChange[] = []
-  let needSnapshot = !existsSync(file)
+  let needSnapshot = !existsSync(file) || Boolean(options.upgraded)
   let logBytes = existsSync(log) ? statSync(log).size : 0
   let snapshotBytes = existsSync(file) ? statSync(file).size : 0
   let logHandle: FileHandle | undefined
@@ -222,6 +263,14 @@ export function createFilePersistence(options: { file: string; store: Store; gen
     }
   }
 
+  /** Opens the log (mode 0600); a log it creates gets its directory entry fsync'd too. */
+  const openLog = async (flags: 'w' | 'a'): Promise<FileHandle> => {
+    const created = !existsSync(log)
+    const handle = await open(log, flags, 0o600)
+    if (created) syncDirectory(dirname(log))
+    return handle
+  }
+
   const writeSnapshot = async () => {
     const next = generation + 1
     const text = snapshotText(store, next)
@@ -229,7 +278,7 @@ export function createFilePersistence(options: { file: string; store: Store; gen
     // The snapshot is durable: the old log's lines (older generation) are never replayed again.
     generation = next
     await logHandle?.close()
-    logHandle = await open(log, 'w', 0o600)
+    logHandle = await openLog('w')
     await logHandle.sync()
     logBytes = 0
     snapshotBytes = Buffer.byteLength(text)
@@ -240,7 +289,7 @@ export function createFilePersistence(options: { file: string; store: Store; gen
   const appendChanges = async (changes: StateChange[]) => {
     if (changes.length === 0) return
     const text = changes.map((change) => JSON.stringify({ g: generation, ...change })).join('\n') + '\n'
-    logHandle ??= await open(log, 'a', 0o600)
+    logHandle ??= await openLog('a')
     await logHandle.write(text)
     await logHandle.sync()
     logBytes += Buffer.byteLength(text)

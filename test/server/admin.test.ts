@@ -26,7 +26,7 @@ describe('whole state', () => {
   test('GET /admin/state dumps the state; reset empties it but keeps API keys and secrets', async () => {
     const h = setup()
     const { body: state } = await h.call('/admin/state', { admin: true })
-    expect(state).toMatchObject({ version: 1, origin: { seed: h.world.seed, worldNow } })
+    expect(state).toMatchObject({ version: 2, origin: { seed: h.world.seed, worldNow } })
     expect(state.scorers).toEqual(h.world.scorers)
 
     expect((await h.call('/admin/reset', { method: 'POST', admin: true })).status).toBe(200)
@@ -49,7 +49,7 @@ describe('whole state', () => {
     expect((await h.call('/admin/state', { method: 'PUT', admin: true, json: before })).status).toBe(200)
     const { body: after } = await h.call('/admin/state', { admin: true })
     expect(after).toEqual(before)
-    const bad = await h.call('/admin/state', { method: 'PUT', admin: true, json: { version: 2 } })
+    const bad = await h.call('/admin/state', { method: 'PUT', admin: true, json: { version: 99 } })
     expect(bad.status).toBe(422)
   })
 })

@@ -2,13 +2,14 @@
  * Persistence (`--data`): every acknowledged change is on disk when its answer arrives (atomic
  * writes, coalesced), and a server restarted from the file has the identical state.
  */
-import { appendFileSync, chmodSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { appendFileSync, chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, describe, expect, test } from 'vitest'
 import { startServe, type RunningServe } from '../../src/cli/serve.js'
 import { createServer } from '../../src/server/index.js'
 import { createFilePersistence, loadStateFile, logFileOf } from '../../src/server/persistence.js'
+import { readAt } from '../../src/server/state/history.js'
 import { Store } from '../../src/server/state/store.js'
 import { adminToken, keys, testWorld, worldNow, worldNowMs } from './harness.js'
 
@@ -46,7 +47,7 @@ describe('file persistence', () => {
     const response = await server.fetch(new Request(`http://x/v2/stamps/1/score/${address}`, { headers: { 'X-API-KEY': key } }))
     expect(response.status).toBe(200)
     const saved = durable(file)
-    expect(saved.history['1']![address]!.at(-1)!.record).toEqual(await response.json())
+    expect(readAt(saved.history['1']![address], Infinity)?.record).toEqual(await response.json())
 
     // Concurrent changes are coalesced; every one of them is on disk when its answer arrives.
     const addresses = Array.from({ length: 20 }, (_, i) => `0x${(0xe000 + i).toString(16).padStart(40, '0')}`)
@@ -76,7 +77,7 @@ describe('file persistence', () => {
     expect(restarted.toJSON()).toEqual(withoutNonces(store.toJSON()))
     const again = createServer({ store: restarted, now: () => worldNowMs })
     const reread = await again.fetch(new Request(`http://x/v2/stamps/1/score/${address}/history?created_at=2030-01-01`, { headers: { 'X-API-KEY': key } }))
-    expect((await reread.json()).items[0]).toEqual(saved.history['1']![address]!.at(-1)!.record)
+    expect((await reread.json()).items[0]).toEqual(readAt(saved.history['1']![address], Infinity)?.record)
   })
 
   test('a file that is not a state is refused; a missing file is no state', () => {
@@ -105,11 +106,63 @@ describe('file persistence', () => {
     const reads = world.demoAccounts.length * 20
     const perRead = (persistence.writes.bytes - before) / reads
     expect(persistence.writes.snapshots).toBe(1)
-    // One history event (a score record, about a kilobyte) per read: a tiny part of the state.
+    // One history offset per read of an unchanged score (a new run when it changes): a tiny part of the state.
     expect(perRead).toBeLessThan(4096)
     expect(perRead * 100).toBeLessThan(snapshotBytes)
     await persistence.close()
     expect(durable(file)).toEqual(withoutNonces(store.toJSON()))
+  })
+
+  test('A2 history through the log: a read of an unchanged score appends one number; after a restart A2 answers every read exactly', async () => {
+    const file = tempFile()
+    const { world, state } = testWorld()
+    const clock = { ms: worldNowMs }
+    const store = new Store(structuredClone(state), { now: () => clock.ms })
+    const persistence = createFilePersistence({ file, store })
+    const server = createServer({ store, now: () => clock.ms, persistence })
+    await persistence.flush()
+    const key = keys(world).indexer
+    const address = world.demoAccounts[0]!.address
+    const answers: Array<{ last_score_timestamp: string }> = []
+    const logBefore = statSync(logFileOf(file)).size
+    for (let i = 0; i < 300; i++) {
+      clock.ms += 60_000 + (i % 3)
+      answers.push(await (await server.fetch(new Request(`http://x/v2/stamps/1/score/${address}`, { headers: { 'X-API-KEY': key } }))).json())
+    }
+    const lines = readFileSync(logFileOf(file), 'utf8').slice(logBefore).trim().split('\n').map((line) => JSON.parse(line))
+    const history = lines.filter((line) => line.path[0] === 'history')
+    expect(history).toHaveLength(300)
+    // After the first read of the run, each read is one pushed number.
+    expect(history.slice(1).every((line) => line.op === 'push' && line.path.at(-1) === 'offsets' && /^\d+$/.test(line.json))).toBe(true)
+    await persistence.close()
+
+    const restarted = loadStateFile(file)!.store
+    expect(restarted.toJSON()).toEqual(withoutNonces(store.toJSON()))
+    for (const answer of answers) expect(restarted.historyAt(1, address, Date.parse(answer.last_score_timestamp))?.record).toEqual(answer)
+  })
+
+  test('a version 1 file (one history event per read) is converted at load and saved whole before any change is logged', async () => {
+    const file = tempFile()
+    const { state } = testWorld()
+    const [address, runs] = Object.entries(state.history[1]!)[0]!
+    const events = runs.flatMap((run) => run.offsets.map((offset) => readAt(runs, run.start + offset)!))
+    const later = events.at(-1)!.at + 1000
+    const pushed = { at: later, record: { ...events.at(-1)!.record, last_score_timestamp: new Date(later).toISOString() } }
+    writeFileSync(file, JSON.stringify({ ...state, version: 1, history: { 1: { [address]: events } }, logGeneration: 3 }))
+    writeFileSync(logFileOf(file), `${JSON.stringify({ g: 3, op: 'push', path: ['history', '1', address], json: JSON.stringify(pushed) })}\n`)
+
+    const loaded = loadStateFile(file)!
+    expect(loaded.upgraded).toBe(true)
+    expect(loaded.store.state.version).toBe(2)
+    for (const event of [...events, pushed]) expect(loaded.store.historyAt(1, address, event.at)).toEqual(event)
+    const persistence = createFilePersistence({ file, store: loaded.store, generation: loaded.generation, upgraded: loaded.upgraded })
+    loaded.store.acceptTos('IST', '0x00000000000000000000000000000000000000e5')
+    await persistence.close()
+    expect(persistence.writes.snapshots).toBe(1)
+
+    const again = loadStateFile(file)!
+    expect(again.upgraded).toBe(false)
+    expect(again.store.toJSON()).toEqual(withoutNonces(loaded.store.toJSON()))
   })
 
   test('the log is compacted into a new snapshot once it outgrows it; older lines are never replayed again', async () => {
@@ -151,6 +204,27 @@ describe('file persistence', () => {
 
     appendFileSync(logFileOf(file), '\n{"g":1,"op":"set","path":["nextStampId"],"json":"7"}\n')
     expect(() => loadStateFile(file)).toThrow(`The state file ${logFileOf(file)} cannot be used; nothing was changed.`)
+  })
+
+  test('after a torn last line is dropped, the server keeps saving: the next restart reads every later change', async () => {
+    const file = tempFile()
+    const { state } = testWorld()
+    const first = new Store(structuredClone(state), { now: () => worldNowMs })
+    const persistence = createFilePersistence({ file, store: first })
+    first.acceptTos('IST', '0x00000000000000000000000000000000000000e3')
+    await persistence.close()
+    appendFileSync(logFileOf(file), '{"g":1,"op":"push","path":["tosAcceptances"],"js')
+
+    const loaded = loadStateFile(file)!
+    expect(loaded.warnings).toHaveLength(1)
+    const again = createFilePersistence({ file, store: loaded.store, generation: loaded.generation })
+    loaded.store.acceptTos('IST', '0x00000000000000000000000000000000000000e4')
+    await again.close()
+
+    const reloaded = loadStateFile(file)!
+    expect(reloaded.warnings).toEqual([])
+    expect(reloaded.store.tosAccepted('IST', '0x00000000000000000000000000000000000000e3')).toBe(true)
+    expect(reloaded.store.tosAccepted('IST', '0x00000000000000000000000000000000000000e4')).toBe(true)
   })
 
   test('the state file and its log are private (0600); an existing file others can read is warned about', async () => {

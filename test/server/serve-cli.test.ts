@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createPassportClient } from '../../src/clients/passport.js'
 import { createRegistryClient } from '../../src/clients/registry.js'
 import { serveNotices } from '../../src/cli/serve.js'
+import { loadStateFile } from '../../src/server/persistence.js'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const builtCli = join(root, 'dist/cli/main.js')
@@ -59,6 +60,19 @@ async function startBin(args: string[]): Promise<Started> {
   return { child, output: () => output, url, apiKey, adminToken }
 }
 
+/** Runs `personhood serve ...` that should exit on its own (a refusal); killed after 60 s if it does not. */
+async function runBin(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [join(root, 'bin/personhood.js'), 'serve', ...args], { cwd: root })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000)
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve))
+  clearTimeout(timer)
+  return { code, stdout, stderr }
+}
+
 function stop(started: Started): Promise<number | null> {
   return new Promise((resolve) => {
     if (started.child.exitCode !== null) return resolve(started.child.exitCode)
@@ -91,11 +105,8 @@ describe('personhood serve (built bin, real port)', () => {
     const broken = join(dataDir, 'broken.json')
     const text = JSON.stringify(saved)
     writeFileSync(broken, text)
-    const child = spawn(process.execPath, [join(root, 'bin/personhood.js'), 'serve', '--port', '0', '--data', broken], { cwd: root })
-    let output = ''
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
-    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve))
+    const { code, stdout, stderr } = await runBin(['--port', '0', '--data', broken])
+    const output = stdout + stderr
     expect(code).toBe(1)
     expect(output).toContain(`The state file ${broken} cannot be used; nothing was changed.`)
     expect(output).toContain('scorers[0].threshold: Invalid input: expected string, received number')
@@ -171,4 +182,51 @@ describe('serve notices', () => {
     for (const host of ['0.0.0.0', '::', '192.168.1.10']) expect(serveNotices({ host, demoWorld: true })[1]).toMatch(/^ {2}WARNING: bound to /)
     expect(serveNotices({ host: '0.0.0.0', demoWorld: false })).toEqual([])
   })
+})
+
+describe('personhood serve --data under kill -9 (built bin)', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'personhood-kill-'))
+  beforeAll(() => ensureBuilt(), 180_000)
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
+
+  test('SIGKILL in the middle of concurrent score reads, twice: every acknowledged read is in the state after a restart', async () => {
+    const file = join(dataDir, 'state.json')
+    const apiKey = 'killtest.0123456789abcdef0123456789abcdef'
+    const acknowledged: string[] = []
+    for (let round = 0; round < 2; round++) {
+      const server = await startBin(round === 0 ? ['--seed', 'demo', '--wallets', '50', '--data', file] : ['--data', file])
+      if (round === 0) {
+        const key = await fetch(`${server.url}/admin/api-keys/${apiKey}`, {
+          method: 'PUT',
+          headers: { Authorization: `Bearer ${server.adminToken}`, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ tier: 4 }),
+        })
+        expect(key.status).toBe(200)
+      }
+      const exited = new Promise((resolve) => server.child.once('exit', resolve))
+      let killed = false
+      const worker = async (lane: number) => {
+        for (let i = 0; !killed; i++) {
+          const address = `0x${(round * 1_000_000 + lane * 100_000 + i).toString(16).padStart(40, '0')}`
+          try {
+            const response = await fetch(`${server.url}/v2/stamps/1/score/${address}`, { headers: { 'X-API-KEY': apiKey } })
+            if (response.status === 200) acknowledged.push(address)
+            await response.arrayBuffer()
+          } catch {
+            // The connection died with the server: that read was never acknowledged.
+          }
+        }
+      }
+      const workers = Array.from({ length: 8 }, (_, lane) => worker(lane))
+      while (acknowledged.length < (round + 1) * 150) await new Promise((resolve) => setTimeout(resolve, 5))
+      server.child.kill('SIGKILL')
+      killed = true
+      await exited
+      await Promise.all(workers)
+    }
+    const loaded = loadStateFile(file)!
+    const missing = acknowledged.filter((address) => !loaded.store.historyAt(1, address, Number.MAX_SAFE_INTEGER))
+    expect(missing).toEqual([])
+    expect(acknowledged.length).toBeGreaterThanOrEqual(300)
+  }, 180_000)
 })

@@ -1,9 +1,9 @@
 /**
- * The store the routes share: stamp writes (D1-D4 semantics), nonces, history bounds, serialization.
+ * The store the routes share: stamp writes (D1-D4 semantics), nonces, serialization (the A2 history: history.test.ts).
  */
 import type { Address } from 'viem'
 import { describe, expect, test } from 'vitest'
-import { createEmptyState, maxHistoryEvents, Store } from '../../src/server/state/index.js'
+import { createEmptyState, Store } from '../../src/server/state/index.js'
 import { buildStampCredential } from '../../src/server/state/credentials.js'
 import { referenceIssuer } from '../../src/server/state/store.js'
 
@@ -62,19 +62,6 @@ describe('store', () => {
     clock.ms += 1000
     expect(store.consumeNonce('signing', late)).toBe('expired')
     expect(store.checkNonce('signing', '__proto__')).toBe('unknown')
-  })
-
-  test(`history keeps the latest ${maxHistoryEvents} events per scorer and address`, () => {
-    const { store, clock } = newStore()
-    const start = clock.ms
-    for (let i = 0; i < maxHistoryEvents + 5; i++) {
-      store.score(address, { scorerId: 1, recordHistory: true })
-      clock.ms += 1000
-    }
-    expect(store.state.history[1]![address]).toHaveLength(maxHistoryEvents)
-    expect(store.historyAt(1, address, start + 4000)).toBeUndefined()
-    expect(store.historyAt(1, address, start + 5000)?.at).toBe(start + 5000)
-    expect(store.historyAt(1, address, clock.ms)?.at).toBe(clock.ms - 1000)
   })
 
   test('serializes to JSON and back; refuses an async change; notifies listeners', () => {

@@ -18,7 +18,7 @@ import { HttpError } from '../errors.js'
 import { readJsonBody } from '../request.js'
 import { buildStampCredential } from '../state/credentials.js'
 import { createEmptyState, parseState } from '../state/store.js'
-import type { ServerState, StampRecord } from '../state/types.js'
+import { stateVersion, type ServerState, type StampRecord } from '../state/types.js'
 import { stateFromWorld } from '../state/world.js'
 
 const hexSchema = z.string().regex(/^0x[0-9a-fA-F]*$/, 'Expected 0x-prefixed hex')
@@ -191,7 +191,7 @@ export function createAdminRoutes(ctx: ServerContext): Hono {
   app.put('/state', async (c) => {
     let next: ServerState
     try {
-      next = parseState(await body(c, z.looseObject({ version: z.literal(1) })))
+      next = parseState(await body(c, z.looseObject({ version: z.union([z.literal(1), z.literal(stateVersion)]) })))
     } catch (error) {
       if (error instanceof HttpError) throw error
       if (error instanceof InvalidStateError) {

@@ -3,7 +3,6 @@ export {
   createEmptyState,
   defaultChain,
   issuerFromKey,
-  maxHistoryEvents,
   parseState,
   randomSecret,
   referenceIssuer,
@@ -15,5 +14,6 @@ export {
   type ScoreOptions,
   type StampWrite,
 } from './store.js'
+export { readAt, readCount, recordRead, type HistoryWrite } from './history.js'
 export { stateFromWorld, type StateFromWorldOptions } from './world.js'
 export * from './types.js'

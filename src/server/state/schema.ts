@@ -7,7 +7,8 @@
  */
 import { z } from 'zod'
 import { v2ScoreSchema } from '../../schemas/passport.js'
-import { stateVersion, type ServerState } from './types.js'
+import { recordRead } from './history.js'
+import { stateVersion, type HistoryRun, type ServerState } from './types.js'
 
 const hex = z.string().regex(/^0x[0-9a-fA-F]*$/, 'Expected 0x-prefixed hex')
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'Expected an address (0x and 40 hex characters)')
@@ -22,6 +23,17 @@ const nonce = z.object({
   address: address.nullable().optional(),
   purpose: z.string().optional(),
 })
+
+const historyRun = z
+  .object({ record: v2ScoreSchema, start: unixMs, offsets: z.array(count).min(1) })
+  .superRefine((run, ctx) => {
+    if (run.offsets[0] !== 0) ctx.addIssue({ code: 'custom', path: ['offsets', 0], message: 'The first read of a run is at offset 0' })
+    const unordered = run.offsets.findIndex((offset, index) => index > 0 && offset < run.offsets[index - 1]!)
+    if (unordered !== -1) ctx.addIssue({ code: 'custom', path: ['offsets', unordered], message: 'The offsets of a run are ascending' })
+  })
+
+/** The A2 history as version 1 kept it: one event per read. */
+const historyV1 = z.record(z.string(), z.record(z.string(), z.array(z.object({ at: unixMs, record: v2ScoreSchema }))))
 
 const submissionResult = z.object({
   rawScore: z.string(),
@@ -75,7 +87,7 @@ export const serverStateSchema = z.object({
   ),
   nextStampId: count,
   claims: z.record(z.string(), z.record(z.string(), z.object({ owner: address, expiresAt: unixMs }))),
-  history: z.record(z.string(), z.record(z.string(), z.array(z.object({ at: unixMs, record: v2ScoreSchema })))),
+  history: z.record(z.string(), z.record(z.string(), z.array(historyRun))),
   submissions: z.record(
     z.string(),
     z.record(z.string(), z.object({ address, seq: count, submittedAt: unixMs, doneAt: unixMs, result: submissionResult })),
@@ -149,6 +161,33 @@ export const serverStateSchema = z.object({
 export type StateProblem = { path: string; message: string }
 
 /**
+ * Converts a parsed state of version 1 (its A2 history one event per read) to this version (runs of
+ * identical records); other values are returned as they are.
+ *
+ * @returns the value to check, or the problems of a version 1 history that cannot be read.
+ */
+export function upgradeState(value: Record<string, unknown>): { ok: true; value: Record<string, unknown> } | { ok: false; problems: StateProblem[] } {
+  if (value.version !== 1) return { ok: true, value }
+  const parsed = historyV1.safeParse(value.history ?? {})
+  if (!parsed.success) return { ok: false, problems: problemsOf(parsed.error.issues, ['history']) }
+  const history: ServerState['history'] = {}
+  for (const [scorerId, addresses] of Object.entries(parsed.data)) {
+    const book: Record<string, HistoryRun[]> = (history[scorerId] = {})
+    for (const [address, events] of Object.entries(addresses)) {
+      for (const event of events) recordRead((book[address] ??= []), event.at, event.record)
+    }
+  }
+  return { ok: true, value: { ...value, version: stateVersion, history } }
+}
+
+function problemsOf(issues: readonly z.core.$ZodIssue[], prefix: readonly PropertyKey[] = []): StateProblem[] {
+  return issues.slice(0, 5).map((issue) => ({
+    path: [...prefix, ...issue.path].reduce<string>((text, key) => (typeof key === 'number' ? `${text}[${key}]` : text ? `${text}.${String(key)}` : String(key)), '') || '(root)',
+    message: issue.message,
+  }))
+}
+
+/**
  * Checks a parsed state file against {@link serverStateSchema}.
  *
  * @returns the state, or the problems (at most 5) with their paths.
@@ -156,11 +195,5 @@ export type StateProblem = { path: string; message: string }
 export function checkServerState(value: unknown): { ok: true; state: ServerState } | { ok: false; problems: StateProblem[] } {
   const parsed = serverStateSchema.safeParse(value)
   if (parsed.success) return { ok: true, state: value as ServerState }
-  return {
-    ok: false,
-    problems: parsed.error.issues.slice(0, 5).map((issue) => ({
-      path: issue.path.reduce<string>((text, key) => (typeof key === 'number' ? `${text}[${key}]` : text ? `${text}.${String(key)}` : String(key)), '') || '(root)',
-      message: issue.message,
-    })),
-  }
+  return { ok: false, problems: problemsOf(parsed.error.issues) }
 }

@@ -13,7 +13,8 @@ import type { V2Score } from '../../schemas/passport.js'
 import type { CachedStamp, SaveStatus } from '../../schemas/stamp-cache.js'
 import { InvalidStateError } from '../../errors/input.js'
 import { HttpError, UnknownScorerError } from '../errors.js'
-import { checkServerState } from './schema.js'
+import { readAt, recordRead } from './history.js'
+import { checkServerState, upgradeState } from './schema.js'
 import { checkStampCredential, type CredentialProblem } from './credentials.js'
 import { computeScore, toSubmissionResult, toV2Score, type ScoreComputation } from '../scoring.js'
 import type {
@@ -79,12 +80,6 @@ function valueAt(state: unknown, path: readonly string[]): unknown {
   }
   return value
 }
-
-/**
- * Most A2 history events kept per scorer and address; older ones are dropped (A2 then answers 404
- * before the oldest kept event). Bounds memory on a long-running server.
- */
-export const maxHistoryEvents = 1000
 
 /** Most stamps one wallet keeps in the cache (a provider holds one: the catalogue has fewer than this). */
 export const maxStampsPerWallet = 200
@@ -395,13 +390,18 @@ export class Store {
           }
           touched.push({ path: ['submissions', scorer.id, owner] }, { path: ['nextSubmissionSeq'] })
           const book = (state.history[scorer.id] ??= {})
-          const events = (book[owner] ??= [])
-          const event = { at: result.at, record }
-          const appended = insertEvent(events, event)
-          const trimmed = events.length > maxHistoryEvents
-          if (trimmed) events.splice(0, events.length - maxHistoryEvents)
-          // The common case, a new latest event, is one pushed item; anything else rewrites the list.
-          touched.push(appended && !trimmed && events.length > 1 ? { path: ['history', scorer.id, owner], push: event } : { path: ['history', scorer.id, owner] })
+          const runs = (book[owner] ??= [])
+          const written = recordRead(runs, result.at, record)
+          // The common cases, a read of an unchanged score and a new latest score, are one pushed
+          // number or run; a read out of order rewrites the address's runs.
+          const path = ['history', scorer.id, owner]
+          touched.push(
+            written.kind === 'offset'
+              ? { path: [...path, written.index, 'offsets'], push: written.offset }
+              : written.kind === 'run'
+                ? { path, push: written.run }
+                : { path },
+          )
         }
         return record
       },
@@ -425,16 +425,7 @@ export class Store {
 
   /** A2: the latest history event of (scorer, address) at or before `at` (Unix ms), or undefined. */
   historyAt(scorerId: number | string, address: string, at: number): HistoryEvent | undefined {
-    const events = this.#state.history[Number(scorerId)]?.[address.toLowerCase()]
-    if (!events?.length) return undefined
-    let low = 0
-    let high = events.length
-    while (low < high) {
-      const middle = (low + high) >>> 1
-      if (events[middle]!.at <= at) low = middle + 1
-      else high = middle
-    }
-    return low === 0 ? undefined : events[low - 1]
+    return readAt(this.#state.history[Number(scorerId)]?.[address.toLowerCase()], at)
   }
 
   /**
@@ -620,14 +611,6 @@ function toCachedStamp(record: StampRecord): CachedStamp {
   return { id: record.id, address: record.address, provider: record.provider, stamp: record.stamp as CachedStamp['stamp'] }
 }
 
-/** Inserts an event in time order; true when it went at the end. */
-function insertEvent(events: HistoryEvent[], event: HistoryEvent): boolean {
-  let index = events.length
-  while (index > 0 && events[index - 1]!.at > event.at) index--
-  events.splice(index, 0, event)
-  return index === events.length - 1
-}
-
 /** The claims a score wrote, as touched paths. */
 function claimTouches(scorerId: number, result: ScoreComputation): Touch[] {
   return Object.keys(result.claims).map((hash) => ({ path: ['claims', scorerId, hash] }))
@@ -637,7 +620,8 @@ function claimTouches(scorerId: number, result: ScoreComputation): Touch[] {
 export const maxNoncesPerBook = 50_000
 
 /**
- * Reads serialized state, checking its version and filling books a newer field may lack.
+ * Reads serialized state, checking its version and filling books a newer field may lack. A version 1
+ * state is converted (its A2 history, one event per read, becomes runs).
  *
  * @throws {InvalidStateError} when it is not JSON, not a state of this version, or a field has the wrong type (naming the file and the field).
  */
@@ -650,11 +634,14 @@ export function parseState(json: unknown, file?: string): ServerState {
       throw new InvalidStateError({ file, problems: [{ path: '(root)', message: `Not JSON: ${(error as Error).message}` }], cause: error })
     }
   }
-  if (!value || typeof value !== 'object' || (value as { version?: unknown }).version !== stateVersion) {
-    throw new InvalidStateError({ file, problems: [{ path: 'version', message: `Not a personhood server state (expected "version": ${stateVersion}).` }] })
+  const version = value && typeof value === 'object' ? (value as { version?: unknown }).version : undefined
+  if (version !== stateVersion && version !== 1) {
+    throw new InvalidStateError({ file, problems: [{ path: 'version', message: `Not a personhood server state (expected "version": ${stateVersion}, or 1 to convert).` }] })
   }
+  const upgraded = upgradeState(value as Record<string, unknown>)
+  if (!upgraded.ok) throw new InvalidStateError({ file, problems: upgraded.problems })
   const base = createEmptyState()
-  const checked = checkServerState({ ...base, ...(value as Partial<ServerState>) })
+  const checked = checkServerState({ ...base, ...(upgraded.value as Partial<ServerState>) })
   if (!checked.ok) throw new InvalidStateError({ file, problems: checked.problems })
   return checked.state
 }

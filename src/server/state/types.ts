@@ -39,8 +39,11 @@ export type {
   WorldChain,
 }
 
-/** Version of the state layout; {@link Store.fromJSON} refuses other versions. */
-export const stateVersion = 1
+/**
+ * Version of the state layout; {@link Store.fromJSON} refuses other versions. 2: the A2 history is
+ * kept as runs ({@link HistoryRun}); a version 1 state (one event per read) is read and converted.
+ */
+export const stateVersion = 2
 
 /**
  * A stamp in the cache: the one stamp store behind A3/C5 listings, scoring (A1, C2, D7/D8) and the
@@ -69,11 +72,25 @@ export type DedupClaim = {
   expiresAt: number
 }
 
-/** One A1 read: the score record it answered (the history A2 reads). */
+/** One A1 read: the score record it answered (what A2 answers). */
 export type HistoryEvent = {
   /** Unix ms of the read (equals `Date.parse(record.last_score_timestamp)`). */
   at: number
   record: V2Score
+}
+
+/**
+ * A run of A1 reads of one (scorer, address) that answered the same record but for
+ * `last_score_timestamp`: the record is kept once, each read as one number. A score that does not
+ * change costs one number per read (docs/server.md states the budget).
+ */
+export type HistoryRun = {
+  /** The record of the run's first read (its `last_score_timestamp` is `start`). */
+  record: V2Score
+  /** Unix ms of the run's first read. */
+  start: number
+  /** Each read of the run as ms after `start`, ascending; the first is 0. */
+  offsets: number[]
 }
 
 /** The computed v1 score of a submission (what C3/C4 answer once DONE). */
@@ -145,8 +162,8 @@ export type ServerState = {
   nextStampId: number
   /** Dedup claims: scorer id -> credential hash -> claim. */
   claims: Record<string, Record<string, DedupClaim>>
-  /** A1 history: scorer id -> lowercase address -> events, oldest first. */
-  history: Record<string, Record<string, HistoryEvent[]>>
+  /** A1 history: scorer id -> lowercase address -> runs of identical records, oldest first. */
+  history: Record<string, Record<string, HistoryRun[]>>
   /** v1 submissions: scorer id -> lowercase address -> submission. */
   submissions: Record<string, Record<string, Submission>>
   /** Order counter of v1 submissions. */
