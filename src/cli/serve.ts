@@ -271,6 +271,11 @@ export function serveEnvironment(running: RunningServe): ServeVariable[] {
   ]
 }
 
+function table(rows: Array<[string, string]>): string[] {
+  const width = Math.max(...rows.map(([label]) => label.length))
+  return rows.map(([label, value]) => `  ${label.padEnd(width)}  ${value}`)
+}
+
 /** The lines `serve` prints. */
 export function describeServe(running: RunningServe): string[] {
   const urls = running.urls
@@ -289,15 +294,16 @@ export function describeServe(running: RunningServe): string[] {
   return [
     `personhood reference server listening on ${running.url} (${from}; ready in ${Math.round(running.startupMs)} ms)`,
     '',
-    `  A, B   stamps v2, models   {base_url}               ${urls.passport}`,
-    `  C      legacy registry     {legacy_base_url}        ${urls.registry}`,
-    `  D      stamp cache         (paths /stamp-cache/...) ${urls.stampCache}`,
-    `  E1-E7  Human ID            {verification_url}       ${urls.humanId}`,
-    `  E8     attestation index   {attestation_index_url}  ${urls.attestationIndex}`,
-    `  admin                                               ${urls.admin}`,
-    ...(running.chain
-      ? [`  chain  local EVM, chain ${running.chain.network.chainId} (${running.chain.network.name}) JSON-RPC      ${running.chain.rpcUrl}`]
-      : []),
+    ...table([
+      ['Stamp scores v2, model scores (A, B)', urls.passport],
+      ['Legacy registry (C)', urls.registry],
+      ['Stamp cache (D, paths /stamp-cache/...)', urls.stampCache],
+      ['Human ID verifications (E1-E7)', urls.humanId],
+      ['Attestation index (E8)', urls.attestationIndex],
+      ['Admin API', urls.admin],
+      ...(running.chain ? [[`Local chain, JSON-RPC (chain ${running.chain.network.chainId}, ${running.chain.network.name})`, running.chain.rpcUrl ?? ''] as [string, string]] : []),
+    ]),
+    '  (Letters and numbers in parentheses name the interfaces and endpoints: see docs/interface.md.)',
     '',
     ...(origin.seed !== null ? [...serveNotices({ host: running.host, demoWorld: true }), ''] : []),
     `  API key (X-API-KEY): ${running.apiKey}`,

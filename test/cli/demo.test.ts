@@ -38,6 +38,6 @@ describe('personhood demo', () => {
 
     const text = formatDemoReport(report).join('\n')
     expect(text).toContain('sybil')
-    expect(text).toContain('the same as A1.')
+    expect(text).toContain('the same as the stamp score.')
   })
 })
