@@ -157,7 +157,8 @@ export function formatDemoReport(report: DemoReport): string[] {
   const header = ['account', 'address', 'stamp score', 'passing', 'dedup', 'model', 'gov-id', 'phone', 'biometrics', 'clean hands']
   const rows = report.accounts.map((account) => [
     account.story,
-    `${account.address.slice(0, 8)}...${account.address.slice(-4)}`,
+    // Whole addresses: a shortened one cannot be pasted into the next command.
+    account.address,
     account.score,
     yes(account.passingScore),
     String(account.dedupedStamps),
