@@ -1,5 +1,5 @@
 /**
- * The ABIs the verifier calls, exactly as the field notes (§4) give them.
+ * The ABIs the verifier calls, exactly as docs/interface.md (§4) gives them.
  */
 
 /**

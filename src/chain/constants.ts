@@ -1,6 +1,6 @@
 /**
  * Network constants for the on-chain verifier: contract addresses, Human ID circuit ids and issuers,
- * and the clean-hands schema and attester, from the field notes (§4). Every value can be overridden
+ * and the clean-hands schema and attester, from docs/interface.md (§4). Every value can be overridden
  * (see {@link getNetwork}), so a test chain or a future deployment can use its own.
  */
 import type { Address, Hex } from 'viem'

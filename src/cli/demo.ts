@@ -154,10 +154,11 @@ const yes = (value: boolean) => (value ? 'yes' : '-')
 /** The readable report `personhood demo` prints. */
 export function formatDemoReport(report: DemoReport): string[] {
   const { world } = report
-  const header = ['account', 'address', 'A1 score', 'passing', 'dedup', 'model', 'gov-id', 'phone', 'biometrics', 'clean hands']
+  const header = ['account', 'address', 'stamp score', 'passing', 'dedup', 'model', 'gov-id', 'phone', 'biometrics', 'clean hands']
   const rows = report.accounts.map((account) => [
     account.story,
-    `${account.address.slice(0, 8)}...${account.address.slice(-4)}`,
+    // Whole addresses: a shortened one cannot be pasted into the next command.
+    account.address,
     account.score,
     yes(account.passingScore),
     String(account.dedupedStamps),
@@ -176,7 +177,9 @@ export function formatDemoReport(report: DemoReport): string[] {
     `World "${world.seed}" at ${world.now}: ${world.wallets} wallets, ${world.stamps} stamps, ${world.sybilClusters} sybil clusters, ` +
       `${world.verifications} Human ID verifications, ${world.attestations} clean-hands attestation rows.`,
     '',
-    'Demo accounts (A1 v2 score, B1 aggregate model, E1-E3 on Optimism, E8 rows under rule 6 of E):',
+    'Demo accounts: the stamp score (A1) and whether it passes, stamps dedup\'ed, the aggregate model score (B1), Human ID',
+    'verifications on Optimism (E1-E3), and clean hands by the clean-hands rule over the attestation index (E8).',
+    '(Letters and numbers in parentheses name the interfaces and endpoints: see docs/interface.md.)',
     '',
     line(header),
     line(widths.map((width) => '-'.repeat(width))),
@@ -184,9 +187,9 @@ export function formatDemoReport(report: DemoReport): string[] {
     '',
     ...report.accounts.map((account) => `  ${account.story}: ${account.description}`),
     '',
-    `Sign-in (D13, SIWE) as ${report.signIn.story}: JWT issued; the cache score (D7) is ${report.signIn.cacheScore}` +
-      (report.signIn.matchesA1 ? ', the same as A1.' : ', which differs from A1!'),
-    `Voting strategy (E4 ${vote.credential}) at block ${vote.blockNumber}: ${vote.verified} of ${vote.addresses} wallets verified, ` +
+    `Sign-in to the stamp cache (D13, SIWE) as ${report.signIn.story}: token issued; its cached score (D7) is ${report.signIn.cacheScore}` +
+      (report.signIn.matchesA1 ? ', the same as the stamp score.' : ', which differs from the stamp score!'),
+    `Voting-strategy endpoint for ${vote.credential} (E4) at block ${vote.blockNumber}: ${vote.verified} of ${vote.addresses} wallets verified, ` +
       `in ${vote.requests} requests (each URL under 8 KB).`,
     '',
     `${report.requests} HTTP requests in all. Start the same server yourself with: npx personhood serve --seed demo`,

@@ -23,7 +23,7 @@ export function createProgram(): Command {
 
   program
     .command('serve')
-    .description('Run the reference server (interfaces A-E and the admin API) on one port.')
+    .description('Run the reference server on one port: stamp scores, model scores, the legacy registry, the stamp cache, Human ID verifications, the attestation index and the admin API.')
     .option('--port <port>', 'port to listen on (0: any free port)', integer('--port', 0, 65_535), 8787)
     .option('--host <host>', 'host to bind', '127.0.0.1')
     .option('--seed <seed>', 'initial state: demo (the demo world) or empty', 'demo')

@@ -67,7 +67,7 @@ export type ServeUrls = {
 export type RunningServe = {
   url: string
   urls: ServeUrls
-  /** An API key to try (the demo tier-1 key, or a generated one). */
+  /** An API key to try: the lowest-tier key allowed to read score history (A2), else the first. */
   apiKey: string
   adminToken: string
   app: PersonhoodServer
@@ -189,8 +189,9 @@ export async function startServe(options: ServeOptions = {}): Promise<RunningSer
   const address = server.address() as AddressInfo
   const shownHost = host.includes(':') ? `[${host}]` : host
   const url = `http://${shownHost}:${address.port}`
-  const apiKeys = store.state.apiKeys
-  const apiKey = (apiKeys.find((candidate) => candidate.tier === 1) ?? apiKeys[0])?.key ?? ''
+  // The key the README's examples need: one allowed to read score history, the lowest tier first.
+  const apiKeys = [...store.state.apiKeys].sort((a, b) => a.tier - b.tier)
+  const apiKey = (apiKeys.find((candidate) => candidate.historyAllowlisted) ?? apiKeys[0])?.key ?? ''
   let closing: Promise<void> | undefined
   return {
     url,
@@ -245,6 +246,42 @@ export function serveNotices(parameters: { host: string; demoWorld: boolean }): 
   return notices
 }
 
+/** One variable `serve` asks the user to export, for the README's examples. */
+export type ServeVariable = { name: string; value: string; note?: string }
+
+/**
+ * The environment variables the README's examples read, with the values of a running server: base
+ * URLs, the API key, the default scorer, a demo account and its private key (demo worlds only),
+ * and the local chain's JSON-RPC URL (with `chain`).
+ *
+ * @example
+ * for (const { name, value } of serveEnvironment(running)) process.env[name] = value
+ */
+export function serveEnvironment(running: RunningServe): ServeVariable[] {
+  const state = running.app.context.store.state
+  const key = state.apiKeys.find((candidate) => candidate.key === running.apiKey)
+  const scorer = state.scorers[0]
+  const account = (story: string) => state.demoAccounts.find((candidate) => candidate.story === story)
+  const passing = account('passing-stamps')
+  const verified = account('gov-id-verified')
+  return [
+    { name: 'PERSONHOOD_BASE_URL', value: running.urls.passport, note: 'stamp scores, model scores, registry, stamp cache' },
+    { name: 'PERSONHOOD_HUMAN_ID_URL', value: running.urls.humanId, note: 'Human ID verifications' },
+    { name: 'PERSONHOOD_ATTESTATION_INDEX_URL', value: running.urls.attestationIndex, note: 'clean-hands attestation index' },
+    ...(key ? [{ name: 'PERSONHOOD_API_KEY', value: key.key, note: `tier ${key.tier}${key.historyAllowlisted ? ', may read score history' : ''}` }] : []),
+    ...(scorer ? [{ name: 'PERSONHOOD_SCORER_ID', value: String(scorer.id), note: `scorer "${scorer.name}", threshold ${scorer.threshold}` }] : []),
+    ...(passing ? [{ name: 'DEMO_ADDRESS', value: passing.address, note: 'passes the scorer with stamps alone' }] : []),
+    ...(passing ? [{ name: 'DEMO_PRIVATE_KEY', value: passing.privateKey, note: "that account's key, to sign in" }] : []),
+    ...(verified ? [{ name: 'DEMO_VERIFIED_ADDRESS', value: verified.address, note: 'holds a valid government-ID verification' }] : []),
+    ...(running.chain?.rpcUrl ? [{ name: 'PERSONHOOD_RPC_URL', value: running.chain.rpcUrl, note: 'the local chain' }] : []),
+  ]
+}
+
+function table(rows: Array<[string, string]>): string[] {
+  const width = Math.max(...rows.map(([label]) => label.length))
+  return rows.map(([label, value]) => `  ${label.padEnd(width)}  ${value}`)
+}
+
 /** The lines `serve` prints. */
 export function describeServe(running: RunningServe): string[] {
   const urls = running.urls
@@ -256,22 +293,37 @@ export function describeServe(running: RunningServe): string[] {
       : running.source === 'demo'
         ? `demo world "${origin.seed}" at ${origin.worldNow} (${Object.keys(store.state.stamps).length} wallets with stamps)`
         : 'empty state'
+  const environment = serveEnvironment(running)
+  const width = Math.max(...environment.map(({ name, value }) => name.length + value.length + 1))
+  const demo = store.state.demoAccounts
+  const storyWidth = Math.max(0, ...demo.map((account) => account.story.length))
   return [
     `personhood reference server listening on ${running.url} (${from}; ready in ${Math.round(running.startupMs)} ms)`,
     '',
-    `  A, B   stamps v2, models   {base_url}               ${urls.passport}`,
-    `  C      legacy registry     {legacy_base_url}        ${urls.registry}`,
-    `  D      stamp cache         (paths /stamp-cache/...) ${urls.stampCache}`,
-    `  E1-E7  Human ID            {verification_url}       ${urls.humanId}`,
-    `  E8     attestation index   {attestation_index_url}  ${urls.attestationIndex}`,
-    `  admin                                               ${urls.admin}`,
-    ...(running.chain
-      ? [`  chain  local EVM, chain ${running.chain.network.chainId} (${running.chain.network.name}) JSON-RPC      ${running.chain.rpcUrl}`]
-      : []),
+    ...table([
+      ['Stamp scores v2, model scores (A, B)', urls.passport],
+      ['Legacy registry (C)', urls.registry],
+      ['Stamp cache (D, paths /stamp-cache/...)', urls.stampCache],
+      ['Human ID verifications (E1-E7)', urls.humanId],
+      ['Attestation index (E8)', urls.attestationIndex],
+      ['Admin API', urls.admin],
+      ...(running.chain ? [[`Local chain, JSON-RPC (chain ${running.chain.network.chainId}, ${running.chain.network.name})`, running.chain.rpcUrl ?? ''] as [string, string]] : []),
+    ]),
+    '  (Letters and numbers in parentheses name the interfaces and endpoints: see docs/interface.md.)',
     '',
     ...(origin.seed !== null ? [...serveNotices({ host: running.host, demoWorld: true }), ''] : []),
     `  API key (X-API-KEY): ${running.apiKey}`,
     `  Admin token (Authorization: Bearer): ${running.adminToken}`,
     ...(running.persistence ? [`  State file: ${running.persistence.file} (saved on every change and on exit)`] : []),
+    '',
+    demo.length > 0
+      ? "  For the README's examples, export these in the shell that runs them:"
+      : "  For your own calls, export these (the README's examples need the demo world: --seed demo):",
+    '',
+    ...environment.map(({ name, value, note }) => `    export ${`${name}=${value}`.padEnd(width)}${note ? `  # ${note}` : ''}`),
+    ...(running.chain ? [] : ['    # and start with --chain for PERSONHOOD_RPC_URL (the on-chain verifier)']),
+    ...(demo.length > 0
+      ? ['', '  Demo accounts:', ...demo.map((account) => `    ${account.story.padEnd(storyWidth)}  ${account.address}  ${account.description}`)]
+      : []),
   ]
 }

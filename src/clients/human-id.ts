@@ -31,7 +31,7 @@ export const defaultHumanIdBaseUrl = 'https://api.holonym.io'
 /** Where the spec puts E4-E6 (our reference server follows it). */
 export const defaultVotingStrategyPath = '/voting-strategies/sybil-resistance'
 
-/** Where the public service serves E4-E6 (field notes §4): pass it as `votingStrategyPath` to talk to it. */
+/** Where the public service serves E4-E6 (docs/interface.md §4): pass it as `votingStrategyPath` to talk to it. */
 export const publicVotingStrategyPath = '/snapshot-strategies/sybil-resistance'
 
 /** Longest request URL E4-E6 send by default; longer address lists are split into several requests. */

@@ -38,7 +38,7 @@ import { checkBaseUrl } from './shared.js'
 // Client and context
 // ---------------------------------------------------------------------------------------------
 
-/** The one terms-of-service type in use (field notes §3). */
+/** The one terms-of-service type in use (docs/interface.md §3). */
 export const defaultTosType = 'IST'
 
 /**

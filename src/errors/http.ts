@@ -55,7 +55,7 @@ export class AuthenticationError extends HttpRequestError {
   }
 }
 
-/** 403: the credentials are valid but not allowed here (for example A2 history on a key that is not allowlisted). */
+/** 403: the credentials are valid but not allowed here (for example the score history, A2, on a key that is not allowlisted). */
 export class PermissionDeniedError extends HttpRequestError {
   override name = 'PermissionDeniedError' as const
   constructor(parameters: HttpRequestErrorParameters) {

@@ -1,7 +1,7 @@
 /**
  * Request helpers of the A, B and C routes: read and validate a query, a JSON body or a path
  * address, throwing {@link HttpError}s that the app's error handler answers as JSON. Same
- * convention as the cache routes (field notes §1): a missing field or a value of the wrong JSON type
+ * convention as the cache routes (docs/interface.md §1): a missing field or a value of the wrong JSON type
  * is 422 with a FastAPI-style list detail; a malformed value is 400 with a string detail.
  */
 import type { Context } from 'hono'

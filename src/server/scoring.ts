@@ -1,5 +1,5 @@
 /**
- * The scoring engine (field notes §1), pure: given an address's cached stamps, a scorer, the trusted
+ * The scoring engine (docs/interface.md §1), pure: given an address's cached stamps, a scorer, the trusted
  * issuers and the scorer's dedup claims, it computes the score and the claims to write. It never
  * mutates its inputs; the store applies the returned claims in the same synchronous step, which is
  * what makes first-claimant dedup safe under concurrent requests.
@@ -123,7 +123,7 @@ function weightUnits(scorer: Scorer): Map<string, bigint> {
 }
 
 /**
- * Scores an address with a scorer (field notes §1): drops stamps that are unreadable, issued to
+ * Scores an address with a scorer (docs/interface.md §1): drops stamps that are unreadable, issued to
  * another subject, not yet issued, expired (`expirationDate < at`) or from an untrusted issuer;
  * lists at 0 a stamp whose proof does not verify against its issuer's key (unless a valid stamp of
  * the same provider counts);

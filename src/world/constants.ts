@@ -1,5 +1,5 @@
 /**
- * Constants of the public services and contracts that the demo world refers to, from the field notes
+ * Constants of the public services and contracts that the demo world refers to, from docs/interface.md
  * (§4). Contract addresses, circuit ids and the clean-hands rule come from `src/chain/constants.ts`
  * (one source for the chain readers and the world); the issuers are kept here as the hex strings
  * published (the phone issuer is 31 bytes long: compare issuers as integers, never as strings), and a

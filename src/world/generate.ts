@@ -134,16 +134,16 @@ const demoStories: ReadonlyArray<{ story: DemoStory; description: string }> = [
   {
     story: 'passing-stamps',
     description:
-      'Passes the default scorer (threshold 20) with stamps alone. Has one past score (A2 history), a self stake, a v1 round stake and accepted terms.',
+      'Passes the default scorer (threshold 20) with stamps alone. Has one past score in the score history (A2), a self stake, a stake in a v1 funding round and accepted terms.',
   },
   {
     story: 'gov-id-verified',
     description:
-      'Fails the default scorer (a few light stamps), but holds a valid gov-id SBT on Optimism for the default action: verified by E1 and E4.',
+      'Fails the default scorer (a few light stamps), but holds a valid government-ID SBT on Optimism for the default action: verified by the Human ID verification (E1) and voting-strategy (E4) endpoints.',
   },
   {
     story: 'clean-hands-only',
-    description: 'No stamps and no SBT: one valid clean-hands attestation (rule 6 of E) is all it has.',
+    description: 'No stamps and no SBT: one attestation that passes the clean-hands rule is all it has.',
   },
   {
     story: 'sybil',

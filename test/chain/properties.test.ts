@@ -130,7 +130,7 @@ function hubGetSbt(state: HubState, blockTimestamp: bigint): SbtCallResult {
   return { status: 'success', expiry: state.expiry, publicValues: state.publicValues, revoked: state.revoked }
 }
 
-/** The truth about a stored SBT at a block, written from the field notes. */
+/** The truth about a stored SBT at a block, written from docs/interface.md (§4). */
 function sbtOracle(state: HubState, blockTimestamp: bigint, actionId: bigint, issuer: bigint, recipient: bigint): string {
   if (state.revoked) return 'revoked'
   if (state.expiry === 0n) return 'none'

@@ -38,6 +38,8 @@ describe('personhood demo', () => {
 
     const text = formatDemoReport(report).join('\n')
     expect(text).toContain('sybil')
-    expect(text).toContain('the same as A1.')
+    // whole addresses, ready to paste into the next command
+    for (const account of report.accounts) expect(text).toMatch(new RegExp(`\\b${account.address}\\b`))
+    expect(text).toContain('the same as the stamp score.')
   })
 })

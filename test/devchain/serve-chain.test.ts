@@ -23,7 +23,7 @@ describe('serve --chain', () => {
     const serve = await startServe({ port: 0, worldNow, wallets: 60, now, chain: { port: 0 } })
     running.push(serve)
     const rpcUrl = serve.chain!.rpcUrl!
-    expect(describeServe(serve).join('\n')).toContain(`chain  local EVM, chain 10 (optimism) JSON-RPC      ${rpcUrl}`)
+    expect(describeServe(serve).join('\n')).toMatch(new RegExp(`Local chain, JSON-RPC \\(chain 10, optimism\\) +${rpcUrl}`))
 
     const client = createPublicClient({ transport: http(rpcUrl) })
     const snapshot = await client.getBlockNumber()

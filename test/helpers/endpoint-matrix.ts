@@ -1,5 +1,5 @@
 /**
- * A table-driven test of one endpoint against every failure the public services show (field notes
+ * A table-driven test of one endpoint against every failure the public services show (docs/interface.md
  * §1): a success, 400 with a detail, 401, 403, 404, 422 with a list detail, 429 then success, 5xx
  * then success, a timeout then success, an HTML 502 body, invalid JSON, and a body that fails the
  * schema. Each client test file lists its endpoints once and gets the whole matrix.

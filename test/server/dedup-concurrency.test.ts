@@ -1,5 +1,5 @@
 /**
- * First-claimant dedup (field notes §1) under concurrent requests: many addresses presenting one
+ * First-claimant dedup (docs/interface.md §1) under concurrent requests: many addresses presenting one
  * credential hash end with exactly one owner; claims pass on when they lapse, extend on renewal,
  * survive the owner deleting the stamp, and are per scorer.
  */

@@ -1,6 +1,6 @@
 /**
  * Interface A of the reference server (A1-A4), through the foundation passport client and raw
- * requests: scoring semantics (field notes §1), history, stamp pages, metadata and error answers.
+ * requests: scoring semantics (docs/interface.md §1), history, stamp pages, metadata and error answers.
  */
 import { describe, expect, test } from 'vitest'
 import { AuthenticationError, InvalidRequestError, NotFoundError, PermissionDeniedError } from '../../src/errors/index.js'

@@ -3,35 +3,16 @@
  * the admin token, answers the foundation clients on every interface, and saves its state on SIGTERM.
  * Builds `dist/` first when it is missing or older than `src/`.
  */
-import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process'
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createPassportClient } from '../../src/clients/passport.js'
 import { createRegistryClient } from '../../src/clients/registry.js'
 import { serveNotices } from '../../src/cli/serve.js'
 import { loadStateFile } from '../../src/server/persistence.js'
-
-const root = fileURLToPath(new URL('../..', import.meta.url))
-const builtCli = join(root, 'dist/cli/main.js')
-
-function newestMtime(directory: string): number {
-  let newest = 0
-  for (const entry of readdirSync(directory, { withFileTypes: true })) {
-    const path = join(directory, entry.name)
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs)
-  }
-  return newest
-}
-
-function ensureBuilt(): void {
-  if (existsSync(builtCli) && statSync(builtCli).mtimeMs >= newestMtime(join(root, 'src'))) return
-  // Type errors elsewhere in the tree do not stop tsc from emitting; the CLI must exist afterwards.
-  spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'ignore' })
-  if (!existsSync(builtCli)) throw new Error('npm run build did not produce dist/cli/main.js')
-}
+import { ensureBuilt, root } from '../helpers/built.js'
 
 type Started = { child: ChildProcessWithoutNullStreams; output: () => string; url: string; apiKey: string; adminToken: string }
 

@@ -25,7 +25,7 @@ export function signingMessageText(nonce: string): string {
   return `I hereby agree to submit my address in order to score my associated Passport.\n\nNonce: ${nonce}`
 }
 
-/** Detail of C3 for an address never submitted to the scorer (field notes §2). */
+/** Detail of C3 for an address never submitted to the scorer (docs/interface.md §2). */
 export const notSubmittedDetail = 'Unable to get score for provided scorer.'
 
 /** Largest and default C4 page size. */

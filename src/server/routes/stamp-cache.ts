@@ -45,7 +45,7 @@ import { bearerAuth, issueAccessToken, type BearerVariables } from '../auth/jwt.
 import { errorResponse, parseRequest, readJsonBody } from '../auth/respond.js'
 import { defaultSiweDomains, verifySignIn, verifyWalletSignature, type SiweChainClient } from '../auth/siwe.js'
 
-/** The terms-of-service types the cache knows (field notes §3: `IST` is the one in use). */
+/** The terms-of-service types the cache knows (docs/interface.md §3: `IST` is the one in use). */
 export const tosTypes: readonly string[] = Object.freeze(['IST'])
 
 /** Lifetime of SIWE and ToS nonces when the configuration gives none: 10 minutes. */
