@@ -19,3 +19,10 @@ export { InvalidAddressError, InvalidParameterError, InvalidStateError, Paginati
 export { ScoreTimeoutError, ScoringError } from './scoring.js'
 export { BlockNotAvailableError, ChainReadError, LocalChainError, UnsupportedNetworkError } from './chain.js'
 export { AuditIncompleteError, ProposalNotFoundError, SnapshotHubError, VotesFileError } from './audit.js'
+export {
+  RateBudgetError,
+  StrategyDeadlineError,
+  StrategyOptionsError,
+  StrategySourceError,
+  type StrategyOptionIssue,
+} from './strategy.js'

@@ -32,6 +32,12 @@ export type RateLimiter = {
   acquire(signal?: AbortSignal, options?: AcquireOptions): Promise<void>
   /** How many requests were recorded in the window ending now. */
   inWindow(): number
+  /**
+   * Milliseconds from now until `count` more requests could all have started (0 when they can
+   * start at once), counting the requests already recorded but not callers still waiting in line.
+   * Lets a caller with a deadline refuse at once instead of waiting. Optional for custom limiters.
+   */
+  waitTimeMs?(count?: number): number
 }
 
 /** A wait for the rate budget, as {@link AcquireOptions.onWait} hears of it. */
@@ -125,6 +131,19 @@ export function createRateLimiter({
     inWindow() {
       prune(now())
       return starts.length
+    },
+    waitTimeMs(count = 1) {
+      const t = now()
+      prune(t)
+      // Place each of the `count` requests at the earliest moment the window allows it.
+      const planned = [...starts]
+      let last = t
+      for (let i = 0; i < count; i++) {
+        const blocking = planned.length - limit
+        last = blocking >= 0 ? Math.max(t, (planned[blocking] as number) + windowMs) : t
+        planned.push(last)
+      }
+      return last - t
     },
   }
 }

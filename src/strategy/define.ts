@@ -1,0 +1,252 @@
+/**
+ * The frame every strategy shares: options read before any request, addresses checked and
+ * checksummed, the snapshot resolved to its block's time, a deadline, and a result with a plain
+ * number for every address asked (never a silent 0 for one that could not be checked). A strategy
+ * only writes its `score` step.
+ */
+import type { Address } from 'viem'
+import type { z } from 'zod'
+import { ChainReadError } from '../errors/chain.js'
+import { InvalidParameterError } from '../errors/input.js'
+import { StrategySourceError } from '../errors/strategy.js'
+import { checksumAddress } from '../utils/address.js'
+import type { StrategyCache } from './cache.js'
+import { createStrategyCache } from './cache.js'
+import { createStrategyRuntime, type StrategyContext, type StrategyRuntime } from './context.js'
+import { toStrategyError } from './deadline.js'
+import { parseStrategyOptions, strategyJsonSchema } from './options.js'
+import { parseSnapshot, resolveSnapshot, type ResolvedSnapshot, type StrategyProvider, type StrategySnapshot } from './snapshot.js'
+
+/** One address's answer: its score (a plain number) and what it rests on. */
+export type AddressScore<detail = unknown> = { score: number; detail: detail }
+
+/** What a strategy's `prepare` step receives: the parsed options and the call's runtime. */
+export type StrategyPrepareParameters<options> = { strategy: string; options: options; runtime: StrategyRuntime }
+
+/** What a strategy's `score` step receives. */
+export type StrategyScoreParameters<prepared> = {
+  /** The strategy's name. */
+  strategy: string
+  space: string
+  network: string
+  provider: StrategyProvider
+  /** Distinct, EIP-55 checksummed, in the caller's order; never empty. */
+  addresses: readonly Address[]
+  /** The options as `prepare` returned them (the parsed options when there is no `prepare`). */
+  options: prepared
+  /** The snapshot's block and its time. */
+  snapshot: ResolvedSnapshot
+  runtime: StrategyRuntime
+}
+
+/**
+ * A strategy: its name (the folder's), how its options read, and how it scores. `prepare` runs
+ * after the options are read and before any request: it resolves what the options leave to the
+ * context (a scorer id from the environment, for example) and throws a `StrategyOptionsError`
+ * for anything missing.
+ */
+export type StrategyDefinition<options = unknown, detail = unknown, prepared = options> = {
+  /** Kebab-case: the folder name under `strategies/` and the name in score-api. */
+  readonly name: string
+  /** A title for Snapshot's UI (`schema.json`'s `definitions.Strategy.title`). */
+  readonly title: string
+  /** A strict zod object: unknown options are refused. */
+  readonly optionsSchema: z.ZodType<options>
+  prepare?(parameters: StrategyPrepareParameters<options>): prepared
+  /** Scores every address of `parameters.addresses`: the map has one entry per address. */
+  score(parameters: StrategyScoreParameters<prepared>): Promise<ReadonlyMap<Address, AddressScore<detail>>>
+}
+
+/**
+ * Declares a strategy (checks its name; returns it as given).
+ *
+ * @throws {InvalidParameterError} when the name is not kebab-case (`^[a-z0-9-]+$`).
+ * @example
+ * import { z } from 'zod'
+ * import { defineStrategy, symbolOption } from 'personhood'
+ * const constant = defineStrategy({
+ *   name: 'constant',
+ *   title: 'Constant',
+ *   optionsSchema: z.object({ symbol: symbolOption, score: z.number().default(1) }).strict(),
+ *   async score({ addresses, options }) {
+ *     return new Map(addresses.map((address) => [address, { score: options.score, detail: null }]))
+ *   },
+ * })
+ */
+export function defineStrategy<options, detail, prepared = options>(
+  definition: StrategyDefinition<options, detail, prepared>,
+): StrategyDefinition<options, detail, prepared> {
+  if (!/^[a-z0-9-]+$/.test(definition.name)) {
+    throw new InvalidParameterError({ parameter: 'name', reason: `A strategy name is kebab-case (a-z, 0-9, -), got "${definition.name}".` })
+  }
+  return definition
+}
+
+/** The `schema.json` of a strategy (see {@link strategyJsonSchema}). */
+export function getStrategyJsonSchema(definition: Pick<StrategyDefinition, 'title' | 'optionsSchema'>): Record<string, unknown> {
+  return strategyJsonSchema({ title: definition.title, options: definition.optionsSchema })
+}
+
+/** Parameters of {@link runStrategy}: score-api's arguments by name, and the context. */
+export type RunStrategyParameters = {
+  /** The space (score-api passes its ENS name); strategies here do not depend on it. Default ''. */
+  space?: string | undefined
+  /** The space's network, a chain id string ("1", "10"). */
+  network: string
+  /** A provider of that network (an ethers provider, a viem client or an EIP-1193 provider). */
+  provider: StrategyProvider
+  addresses: readonly string[]
+  /** The options as a space configures them (`params` in score-api). */
+  options: unknown
+  /** A block number of the network, or 'latest'. */
+  snapshot: StrategySnapshot
+  context?: StrategyContext | undefined
+}
+
+/** What {@link runStrategy} returns. */
+export type StrategyRun<detail = unknown> = {
+  /** Checksummed address to score: what score-api takes. Every address asked is a key. */
+  scores: Record<Address, number>
+  /** Each address's score and what it rests on. */
+  results: ReadonlyMap<Address, AddressScore<detail>>
+  /** The block scored at (null when no address was asked and nothing was read). */
+  snapshot: ResolvedSnapshot | null
+  /** Requests sent, by source. */
+  requests: Record<string, number>
+}
+
+/**
+ * Runs a strategy with an explicit context: reads the options (before any request), checks and
+ * checksums the addresses, resolves the snapshot to its block's time through `provider` (one
+ * request), and scores within the context's deadline.
+ *
+ * A voter's score does not depend on the other addresses of the call: sources are read in bulk
+ * when that is cheaper, but each address is judged alone.
+ *
+ * @throws {StrategyOptionsError} on invalid options or missing configuration (no request sent).
+ * @throws {InvalidAddressError} or {@link InvalidParameterError} on a bad address or snapshot (no request sent).
+ * @throws {ChainReadError} or {@link BlockNotAvailableError} when the snapshot's block cannot be read.
+ * @throws {StrategySourceError} when a source fails (it names the source and the addresses left unanswered).
+ * @throws {StrategyDeadlineError} or {@link RateBudgetError} when the call cannot finish within its deadline.
+ * @example
+ * import { runStrategy, passportV2Strategy } from 'personhood'
+ * const { scores, requests } = await runStrategy(passportV2Strategy, {
+ *   network: '1',
+ *   provider, // an ethers provider of network 1
+ *   addresses: ['0x52908400098527886E0F7030069857D2E4169EE7'],
+ *   options: { scorerId: 335, mode: 'gated' },
+ *   snapshot: 21_000_000,
+ *   context: { passport: { apiKey: process.env.PASSPORT_API_KEY } },
+ * })
+ */
+export async function runStrategy<options, detail, prepared>(
+  definition: StrategyDefinition<options, detail, prepared>,
+  parameters: RunStrategyParameters,
+  sharedCache?: StrategyCache,
+): Promise<StrategyRun<detail>> {
+  const { name } = definition
+  const options = parseStrategyOptions(name, definition.optionsSchema, parameters.options)
+  const addresses = parseAddresses(parameters.addresses)
+  parseSnapshot(parameters.snapshot)
+  const runtime = createStrategyRuntime(parameters.context, sharedCache)
+  try {
+    const prepared = definition.prepare ? definition.prepare({ strategy: name, options, runtime }) : (options as unknown as prepared)
+    if (addresses.length === 0) return { scores: {}, results: new Map(), snapshot: null, requests: runtime.requests }
+    const snapshot = await readSnapshot(runtime, parameters, addresses)
+    const results = await definition.score({
+      strategy: name,
+      space: parameters.space ?? '',
+      network: parameters.network,
+      provider: parameters.provider,
+      addresses,
+      options: prepared,
+      snapshot,
+      runtime,
+    })
+    const missing = addresses.filter((address) => !isScore(results.get(address)?.score))
+    if (missing.length) {
+      throw new StrategySourceError({
+        source: `strategy "${name}"`,
+        addresses: missing,
+        reason: `Strategy "${name}" left ${missing.length} address(es) without a numeric score.`,
+      })
+    }
+    const scores = Object.fromEntries(addresses.map((address) => [address, (results.get(address) as AddressScore<detail>).score])) as Record<Address, number>
+    return { scores, results, snapshot, requests: runtime.requests }
+  } finally {
+    runtime.deadline.dispose()
+  }
+}
+
+/** What score-api calls: `strategy(space, network, provider, addresses, options, snapshot)`. */
+export type ScoreApiStrategy = (
+  space: string,
+  network: string,
+  provider: StrategyProvider,
+  addresses: string[],
+  options: unknown,
+  snapshot: number | 'latest',
+) => Promise<Record<string, number>>
+
+/**
+ * Makes a strategy callable as score-api calls strategies. The context is read on every call (pass
+ * a function to read it from the environment each time); the cache is kept across calls by this
+ * instance unless the context gives its own.
+ *
+ * @example
+ * import { createScoreApiStrategy, passportV2Strategy, readStrategyEnvironment } from 'personhood'
+ * export const strategy = createScoreApiStrategy(passportV2Strategy, () => readStrategyEnvironment(process.env))
+ */
+export function createScoreApiStrategy<options, detail, prepared>(
+  definition: StrategyDefinition<options, detail, prepared>,
+  context: StrategyContext | (() => StrategyContext) = {},
+): ScoreApiStrategy {
+  const cache = createStrategyCache()
+  return async (space, network, provider, addresses, options, snapshot) => {
+    const resolved = typeof context === 'function' ? context() : context
+    const run = await runStrategy(definition, { space, network, provider, addresses, options, snapshot, context: resolved }, cache)
+    return run.scores
+  }
+}
+
+function parseAddresses(addresses: readonly string[]): Address[] {
+  if (!Array.isArray(addresses)) throw new InvalidParameterError({ parameter: 'addresses', reason: 'Expected an array of addresses.' })
+  const seen = new Set<Address>()
+  for (const [index, address] of addresses.entries()) seen.add(checksumAddress(address, `addresses[${index}]`))
+  return [...seen]
+}
+
+async function readSnapshot(runtime: StrategyRuntime, parameters: RunStrategyParameters, addresses: readonly Address[]): Promise<ResolvedSnapshot> {
+  runtime.countRequest('provider')
+  const { provider, snapshot, network } = parameters
+  try {
+    return await untilAborted(resolveSnapshot({ provider, snapshot, network, addresses }), runtime.deadline.signal)
+  } catch (error) {
+    // A chain error already names the block and the addresses; a bad provider is the caller's.
+    if (error instanceof ChainReadError || error instanceof InvalidParameterError) throw error
+    throw toStrategyError(error, { source: `the block of snapshot ${String(snapshot)} on network ${network} (provider)`, addresses, deadline: runtime.deadline })
+  }
+}
+
+/** Resolves as `promise`, or rejects with the signal's reason when it aborts first. */
+export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason)
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason)
+    signal.addEventListener('abort', onAbort, { once: true })
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort)
+        resolve(value)
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort)
+        reject(error)
+      },
+    )
+  })
+}
+
+function isScore(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value)
+}

@@ -1,0 +1,30 @@
+export { createStrategyCache, defaultStrategyCacheEntries, type CreateStrategyCacheParameters, type StrategyCache } from './cache.js'
+export {
+  createStrategyRuntime,
+  defaultPassportBaseUrl,
+  defaultRegistryBaseUrl,
+  getPassportSources,
+  readStrategyEnvironment,
+  type PassportAccess,
+  type PassportSources,
+  type StrategyContext,
+  type StrategyEnvironment,
+  type StrategyRuntime,
+} from './context.js'
+export { checkRateBudget, createDeadline, defaultStrategyDeadlineMs, readSource, toStrategyError, type Deadline, type RateBudget } from './deadline.js'
+export {
+  createScoreApiStrategy,
+  defineStrategy,
+  getStrategyJsonSchema,
+  runStrategy,
+  untilAborted,
+  type AddressScore,
+  type RunStrategyParameters,
+  type ScoreApiStrategy,
+  type StrategyDefinition,
+  type StrategyPrepareParameters,
+  type StrategyRun,
+  type StrategyScoreParameters,
+} from './define.js'
+export { parseStrategyOptions, reservedOptionNames, strategyJsonSchema, symbolOption, toOptionIssues } from './options.js'
+export { parseSnapshot, resolveSnapshot, type ResolvedSnapshot, type ResolveSnapshotParameters, type StrategyProvider, type StrategySnapshot } from './snapshot.js'

@@ -1,0 +1,7 @@
+/**
+ * How each strategy folder's examples are served: the sources they read, started fresh for the
+ * conformance suite. Every folder under `strategies/` must have an entry (the suite fails otherwise).
+ */
+import type { ExampleServing } from './conformance.js'
+
+export const servings: Record<string, ExampleServing> = {}

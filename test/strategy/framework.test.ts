@@ -1,0 +1,272 @@
+/**
+ * The frame every strategy shares: options read before any request, addresses checksummed, the
+ * snapshot resolved through any provider shape, a number for every address, deadlines and rate
+ * budgets that refuse instead of waiting in silence, and the cache.
+ */
+import { describe, expect, test } from 'vitest'
+import { z } from 'zod'
+import { getAddress, numberToHex, type Address } from 'viem'
+import {
+  BlockNotAvailableError,
+  ChainReadError,
+  InvalidAddressError,
+  InvalidParameterError,
+  RateBudgetError,
+  StrategyDeadlineError,
+  StrategyOptionsError,
+  StrategySourceError,
+  checkRateBudget,
+  createDeadline,
+  createRateLimiter,
+  createScoreApiStrategy,
+  createStrategyCache,
+  defineStrategy,
+  getPassportSources,
+  createStrategyRuntime,
+  parseStrategyOptions,
+  readSource,
+  readStrategyEnvironment,
+  resolveSnapshot,
+  runStrategy,
+  symbolOption,
+  type StrategyProvider,
+} from '../../src/index.js'
+import { failure } from '../helpers/async.js'
+
+const alice = '0x52908400098527886e0f7030069857d2e4169ee7'
+const bob = '0xde709f2102306220921060314715629080e2fb77'
+
+/** An EIP-1193 provider of a chain whose block n is at 1,700,000,000 + 2n; head 1,000. Records requests. */
+function recordingProvider() {
+  const calls: string[] = []
+  const provider = {
+    calls,
+    async request({ method, params }: { method: string; params?: unknown }) {
+      calls.push(method)
+      if (method !== 'eth_getBlockByNumber') throw new Error(`unexpected ${method}`)
+      const tag = (params as unknown[])[0]
+      const number = tag === 'latest' ? 1000n : BigInt(tag as string)
+      if (number > 1000n) return null
+      return { number: numberToHex(number), hash: `0x${'ab'.repeat(32)}`, timestamp: numberToHex(1_700_000_000n + 2n * number) }
+    },
+  }
+  return provider
+}
+
+const echo = defineStrategy({
+  name: 'echo',
+  title: 'Echo',
+  optionsSchema: z.object({ symbol: symbolOption, score: z.number().positive().default(1) }).strict(),
+  async score({ addresses, options, snapshot }) {
+    return new Map(addresses.map((address) => [address, { score: options.score, detail: snapshot.timestamp }]))
+  },
+})
+
+describe('options', () => {
+  test('are read before any request; every issue is named', async () => {
+    const provider = recordingProvider()
+    const error = await failure(runStrategy(echo, { network: '10', provider, addresses: [alice], options: { score: -1, api: 'https://evil.example' }, snapshot: 10 }))
+    expect(error).toBeInstanceOf(StrategyOptionsError)
+    expect(error.message).toMatchInlineSnapshot(`
+      "The options of strategy "echo" are invalid.
+
+      Issues:
+      - score: Too small: expected number to be >0
+      - (options): Unrecognized key: "api"
+
+      Details: 2 issue(s)
+      Docs: https://github.com/personhood-dao/personhood/blob/main/docs/errors.md#strategy-options-invalid
+      Version: personhood@0.1.0"
+    `)
+    expect(provider.calls).toEqual([])
+  })
+
+  test("undefined reads as {}; score-api's own start and end are dropped; symbol is accepted", () => {
+    expect(parseStrategyOptions('echo', echo.optionsSchema, undefined)).toEqual({ score: 1 })
+    expect(parseStrategyOptions('echo', echo.optionsSchema, { start: 1, end: 2, symbol: 'X', score: 3 })).toEqual({ symbol: 'X', score: 3 })
+  })
+
+  test('a bad address or snapshot is refused before any request', async () => {
+    const provider = recordingProvider()
+    expect(await failure(runStrategy(echo, { network: '10', provider, addresses: [alice, '0x1234'], options: {}, snapshot: 10 }))).toBeInstanceOf(InvalidAddressError)
+    expect(await failure(runStrategy(echo, { network: '10', provider, addresses: [alice], options: {}, snapshot: -1 }))).toBeInstanceOf(InvalidParameterError)
+    expect(await failure(runStrategy(echo, { network: '10', provider, addresses: [alice], options: {}, snapshot: 'earliest' }))).toBeInstanceOf(InvalidParameterError)
+    expect(provider.calls).toEqual([])
+  })
+})
+
+describe('results', () => {
+  test('keyed by the checksummed input addresses, once each; the snapshot is resolved to its time', async () => {
+    const provider = recordingProvider()
+    const run = await runStrategy(echo, { network: '10', provider, addresses: [alice, getAddress(alice), bob], options: { score: 2 }, snapshot: 10 })
+    expect(run.scores).toEqual({ [getAddress(alice)]: 2, [getAddress(bob)]: 2 })
+    expect(run.snapshot).toEqual({ network: '10', requested: 10n, blockNumber: 10n, timestamp: 1_700_000_020 })
+    expect(run.requests).toEqual({ provider: 1 })
+    expect(provider.calls).toEqual(['eth_getBlockByNumber'])
+  })
+
+  test('no address: no request, no score', async () => {
+    const provider = recordingProvider()
+    expect((await runStrategy(echo, { network: '10', provider, addresses: [], options: {}, snapshot: 'latest' })).scores).toEqual({})
+    expect(provider.calls).toEqual([])
+  })
+
+  test('an address a strategy leaves unanswered is an error, never a silent 0', async () => {
+    const partial = defineStrategy({
+      ...echo,
+      async score({ addresses }) {
+        return new Map(addresses.slice(1).map((address) => [address, { score: 1, detail: null }]))
+      },
+    })
+    const error = await failure(runStrategy(partial, { network: '10', provider: recordingProvider(), addresses: [alice, bob], options: {}, snapshot: 10 }))
+    expect(error).toBeInstanceOf(StrategySourceError)
+    expect(error.addresses).toEqual([getAddress(alice)])
+  })
+
+  test('a name that is not kebab-case is refused', () => {
+    expect(() => defineStrategy({ ...echo, name: 'Echo_Strategy' })).toThrow(InvalidParameterError)
+  })
+})
+
+describe('the snapshot through any provider', () => {
+  const headerOf = (number: bigint) => ({ number: numberToHex(number), hash: `0x${'cd'.repeat(32)}`, timestamp: numberToHex(1_600_000_000n + number) })
+
+  test('an ethers-style send, an EIP-1193 request, an ethers getBlock', async () => {
+    const ethersLike = { send: async (method: string, params: unknown[]) => (method === 'eth_getBlockByNumber' && params[0] === numberToHex(7n) ? headerOf(7n) : null) }
+    const getBlockOnly = { getBlock: async (tag: number | string) => (tag === 7 ? { number: 7, timestamp: { toHexString: () => numberToHex(1_600_000_007n) } } : null) }
+    for (const provider of [ethersLike, recordingProvider(), getBlockOnly] as StrategyProvider[]) {
+      const resolved = await resolveSnapshot({ provider, snapshot: 7, network: '1' })
+      expect(resolved.blockNumber).toBe(7n)
+    }
+    expect((await resolveSnapshot({ provider: getBlockOnly as StrategyProvider, snapshot: 7, network: '1' })).timestamp).toBe(1_600_000_007)
+  })
+
+  test("'latest' is the head; a future block is not available; a failed read names the block and addresses", async () => {
+    expect(await resolveSnapshot({ provider: recordingProvider(), snapshot: 'latest', network: '10' })).toMatchObject({ requested: 'latest', blockNumber: 1000n })
+    const future = await failure(runStrategy(echo, { network: '10', provider: recordingProvider(), addresses: [alice], options: {}, snapshot: 2000 }))
+    expect(future).toBeInstanceOf(BlockNotAvailableError)
+    expect(future.addresses).toEqual([getAddress(alice)])
+    const broken = { request: async () => Promise.reject(new Error('connection refused')) }
+    const failed = await failure(runStrategy(echo, { network: '10', provider: broken, addresses: [alice], options: {}, snapshot: 5 }))
+    expect(failed).toBeInstanceOf(ChainReadError)
+    expect(failed.blockNumber).toBe(5n)
+  })
+})
+
+describe('deadline and rate budget', () => {
+  test('a source still answering when the deadline passes: StrategyDeadlineError naming the source and addresses', async () => {
+    const stuck = defineStrategy({
+      ...echo,
+      async score({ addresses, runtime }) {
+        await readSource({ source: 'a slow source', addresses, deadline: runtime.deadline }, (signal) => new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason))))
+        return new Map()
+      },
+    })
+    const error = await failure(runStrategy(stuck, { network: '10', provider: recordingProvider(), addresses: [alice], options: {}, snapshot: 5, context: { deadlineMs: 30 } }))
+    expect(error).toBeInstanceOf(StrategyDeadlineError)
+    expect(error.source).toBe('a slow source')
+    expect(error.addresses).toEqual([getAddress(alice)])
+  })
+
+  test('a budget that cannot serve the requests in time is refused at once, with when it returns', async () => {
+    let now = 1_000_000
+    const limiter = createRateLimiter({ limit: 3, windowMs: 15 * 60_000, now: () => now })
+    await limiter.acquire()
+    now += 60_000
+    await limiter.acquire()
+    const deadline = createDeadline({ deadlineMs: 20_000, now: () => now })
+    try {
+      const budget = { limiter, name: 'Passport API key (tier 1, A and C together)' }
+      // One request fits; two would wait until the first one leaves the window (14 min).
+      checkRateBudget({ budget, count: 1, deadline, addresses: [alice], now: () => now })
+      const error = (() => {
+        try {
+          checkRateBudget({ budget, count: 2, deadline, addresses: [alice], now: () => now })
+        } catch (caught) {
+          return caught as RateBudgetError
+        }
+      })()
+      expect(error).toBeInstanceOf(RateBudgetError)
+      expect(error?.returnsAt).toBe(1_000_000 + 15 * 60_000)
+      expect(error?.message).toMatchInlineSnapshot(`
+        "The rate budget cannot serve this call before its deadline: Passport API key (tier 1, A and C together): 3 requests per 15 min.
+
+        Addresses (1): 0x52908400098527886e0f7030069857d2e4169ee7
+
+        Details: 2 request(s) needed, 1 available now; the budget allows them again at 1970-01-01T00:31:40.000Z.
+        Docs: https://github.com/personhood-dao/personhood/blob/main/docs/errors.md#rate-budget-exhausted
+        Version: personhood@0.1.0"
+      `)
+    } finally {
+      deadline.dispose()
+    }
+  })
+
+  test('the rate limiter tells how long `count` more requests would wait', async () => {
+    let now = 0
+    const limiter = createRateLimiter({ limit: 2, windowMs: 1000, now: () => now })
+    expect(limiter.waitTimeMs?.(2)).toBe(0)
+    await limiter.acquire()
+    now = 100
+    await limiter.acquire()
+    now = 300
+    expect(limiter.waitTimeMs?.(1)).toBe(700) // the first leaves the window at 1000
+    expect(limiter.waitTimeMs?.(2)).toBe(800) // the second at 1100
+    expect(limiter.waitTimeMs?.(3)).toBe(1700) // the third takes the first's place again
+  })
+})
+
+describe('context', () => {
+  test('from the environment: key, scorer, tier, hosts, deadline; a bad value names its variable', () => {
+    expect(
+      readStrategyEnvironment({ PASSPORT_API_KEY: 'k', PASSPORT_SCORER_ID: '335', PASSPORT_API_TIER: '2', PASSPORT_API_URL: 'http://127.0.0.1:1', PASSPORT_REGISTRY_URL: '', STRATEGY_DEADLINE_MS: '15000' }),
+    ).toEqual({ passport: { apiKey: 'k', scorerId: '335', tier: 2, baseUrl: 'http://127.0.0.1:1', registryBaseUrl: undefined }, deadlineMs: 15_000 })
+    expect(() => readStrategyEnvironment({ PASSPORT_API_TIER: '5' })).toThrow('Parameter "PASSPORT_API_TIER" is invalid.')
+  })
+
+  test('no API key: an options error before any request', () => {
+    const runtime = createStrategyRuntime({ passport: {} })
+    try {
+      expect(() => getPassportSources(runtime, 'passport-v2')).toThrow(StrategyOptionsError)
+    } finally {
+      runtime.deadline.dispose()
+    }
+  })
+
+  test('the score-api form keeps one cache across calls and reads its context on every call', async () => {
+    const seen: unknown[] = []
+    const caching = defineStrategy({
+      ...echo,
+      async score({ addresses, runtime }) {
+        seen.push(runtime.cache)
+        return new Map(addresses.map((address: Address) => [address, { score: 1, detail: null }]))
+      },
+    })
+    let reads = 0
+    const strategy = createScoreApiStrategy(caching, () => (reads++, {}))
+    await strategy('space.eth', '10', recordingProvider(), [alice], {}, 10)
+    await strategy('space.eth', '10', recordingProvider(), [bob], {}, 10)
+    expect(reads).toBe(2)
+    expect(seen[0]).toBeDefined()
+    expect(seen[0]).toBe(seen[1])
+  })
+})
+
+describe('cache', () => {
+  test('least recently used entries go first; entries with a time to live expire', () => {
+    let now = 0
+    const cache = createStrategyCache({ maxEntries: 2, now: () => now })
+    cache.set('a', 1)
+    cache.set('b', 2)
+    expect(cache.get('a')).toBe(1) // a is now the most recent
+    cache.set('c', 3)
+    expect(cache.get('b')).toBeUndefined()
+    expect(cache.get('a')).toBe(1)
+    cache.set('d', 4, 100)
+    now = 99
+    expect(cache.get('d')).toBe(4)
+    now = 100
+    expect(cache.get('d')).toBeUndefined()
+    expect(() => createStrategyCache({ maxEntries: 0 })).toThrow(InvalidParameterError)
+  })
+})
