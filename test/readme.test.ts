@@ -75,7 +75,7 @@ function run(file: string): Promise<{ code: number | null; output: string }> {
 
 describe('README.md', () => {
   it('has its code blocks counted: every ts block runs but the ones marked no-run', () => {
-    expect(runnable.length).toBe(3)
+    expect(runnable.length).toBe(4)
     expect(notRun.map((block) => `line ${block.line}: ts ${block.info}`)).toEqual([])
   })
 
