@@ -22,4 +22,13 @@ export {
   type VerifyCredentialsParameters,
   type VerifyCredentialsReturnType,
 } from './credentials.js'
+export {
+  signStampCredential,
+  stampIssuerDid,
+  stampProofHeader,
+  stampVerificationMethod,
+  verifyStampCredential,
+  type StampCredentialCheck,
+  type StampProofReason,
+} from './stamp-credential.js'
 export { classifySbt, type ClassifySbtParameters, type SbtCallResult, type SbtClassification, type SbtOwnersState, type SbtReason } from './sbt.js'
