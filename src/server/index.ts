@@ -12,7 +12,7 @@ export { createServer, type CreateServerOptions, type PersonhoodServer } from '.
 export { defaultRateLimits, type BlockTime, type RateLimitConfig, type RateLimitTable, type ServerConfig, type ServerContext } from './context.js'
 export { createFilePersistence, loadStateFile, writeFileAtomic, type FilePersistence, type Persistence } from './persistence.js'
 export { signingMessageText } from './routes/registry.js'
-export { buildStampCredential, verifyStampCredential, type CredentialInput, type StampCredentialJson } from './state/credentials.js'
+export { buildStampCredential, type CredentialInput, type StampCredentialJson } from './state/credentials.js'
 export { createEmptyState, Store as ServerStore, type ScoreOptions, type StampWrite } from './state/store.js'
 export type { ServerState, StampRecord } from './state/types.js'
 export { stateFromWorld, type StateFromWorldOptions } from './state/world.js'

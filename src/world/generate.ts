@@ -2,6 +2,7 @@ import { bytesToBigInt, getAddress, keccak256, toBytes, type Address, type Hex }
 import { privateKeyToAccount } from 'viem/accounts'
 import { InvalidParameterError } from '../errors/input.js'
 import { normalizeAddress } from '../utils/address.js'
+import { stampIssuerDid } from '../verify/stamp-credential.js'
 import { alternateWeights, catalogue, defaultWeights, farmableStamps, retiredStamp } from './catalogue.js'
 import {
   cleanHandsAttester,
@@ -304,7 +305,7 @@ class Generator {
 
   private stampIssuer(name: string, trusted: boolean): StampIssuer {
     const privateKey = keccak256(toBytes(`${this.seed}:stamp-issuer:${name}`))
-    return { did: `did:ethr:${normalizeAddress(privateKeyToAccount(privateKey).address)}`, trusted, privateKey }
+    return { did: stampIssuerDid(privateKey), trusted, privateKey }
   }
 
   // ---- wallets -----------------------------------------------------------------------------

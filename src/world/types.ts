@@ -76,11 +76,14 @@ export type ApiKey = {
  * from an issuer with `trusted: false` are dropped before scoring.
  */
 export type StampIssuer = {
-  /** `did:ethr:<lowercase address>`. */
+  /** `did:key:z6Mk...`: the Ed25519 public key of `privateKey` (see `stampIssuerDid`). */
   did: string
   trusted: boolean
-  /** Demo only: derived from the seed; never hold funds with it. */
-  privateKey: Hex
+  /**
+   * The Ed25519 private key (32 bytes). Demo only: derived from the seed. Absent for an issuer the
+   * server trusts (or not) without holding its key: it cannot issue its stamps.
+   */
+  privateKey?: Hex
 }
 
 /**

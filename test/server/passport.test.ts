@@ -66,12 +66,13 @@ describe('A1 score', () => {
     const h = setup()
     const address = '0x00000000000000000000000000000000000000a1'
     await h.call('/admin/scorers/9', { method: 'PUT', admin: true, json: { weights: { Google: '1.25', Discord: '2', Linkedin: '4' }, threshold: '3.25' } })
-    await h.call('/admin/stamp-issuers/did:ethr:0x000000000000000000000000000000000000dead', { method: 'PUT', admin: true, json: { trusted: false } })
+    const untrusted = await h.call('/admin/stamp-issuers', { method: 'POST', admin: true, json: { trusted: false } })
+    expect(untrusted.status).toBe(201)
     const stamp = (json: object) => h.call('/admin/stamps', { method: 'POST', admin: true, json: { address, ...json } })
     await stamp({ provider: 'Google', hash: 'v0.0.0:first-google' })
     await stamp({ provider: 'Google', hash: 'v0.0.0:second-google' })
     await stamp({ provider: 'Discord', issuanceDate: new Date(worldNowMs - 100 * day).toISOString(), expirationDate: new Date(worldNowMs - 1).toISOString() })
-    await stamp({ provider: 'Linkedin', issuer: 'did:ethr:0x000000000000000000000000000000000000dead' })
+    expect((await stamp({ provider: 'Linkedin', issuer: untrusted.body.did })).status).toBe(201)
     await stamp({ provider: 'NoWeight' })
 
     const { body, status } = await h.call(`/v2/stamps/9/score/${address}`)

@@ -20,6 +20,7 @@ import { createStampCacheClient } from '../../src/clients/stamp-cache.js'
 import { AuthenticationError, NotFoundError, PermissionDeniedError } from '../../src/errors/index.js'
 import { createServer } from '../../src/server/app.js'
 import { buildStampCredential, createEmptyState, referenceIssuer, type Store, type ServerState } from '../../src/server/state/index.js'
+import { signStampCredential } from '../../src/verify/stamp-credential.js'
 
 const start = Date.parse('2025-06-01T12:00:00.000Z')
 const day = 24 * 3600 * 1000
@@ -459,6 +460,16 @@ describe('stamp proofs: only a credential its issuer signed, for the writer, is 
     const reordered = Object.fromEntries(Object.entries(real).reverse())
     const { status } = await call(harness.app, 'POST', '/stamp-cache/stamps/bulk', { token, body: [{ provider: 'Google', stamp: reordered }] })
     expect(status).toBe(201)
+  })
+
+  test('a well-formed proof signed by another key than the trusted issuer’s, under its DID, is refused', async () => {
+    const { proof, ...unsigned } = credential(alice.address, 'Google')
+    const forged = { ...unsigned, proof: { ...proof, jws: signStampCredential(unsigned, generatePrivateKey()) } }
+    expect(forged.proof.jws.split('.')[0]).toBe(proof.jws.split('.')[0])
+    const { status, body } = await call(harness.app, 'POST', '/stamp-cache/stamps/bulk', { token, body: [{ provider: 'Google', stamp: forged }] })
+    expect(status).toBe(422)
+    expect(validationErrorBodySchema.parse(body).detail[0]!.loc).toEqual(['body', 0, 'stamp', 'proof'])
+    expect(harness.store.cachedStamps(alice.address)).toEqual([])
   })
 
   test('an item whose provider is not its credential’s is refused', async () => {

@@ -5,10 +5,11 @@
  */
 import { randomBytes } from 'node:crypto'
 import { Hono, type Context } from 'hono'
-import type { Address } from 'viem'
+import type { Address, Hex } from 'viem'
 import { z } from 'zod'
 import { addressSchema, decimalLikeSchema, isoTimestampSchema } from '../../schemas/common.js'
 import { modelNameSchema } from '../../schemas/model.js'
+import { stampIssuerDid } from '../../verify/stamp-credential.js'
 import { generateWorld } from '../../world/generate.js'
 import { cleanHandsAttester, cleanHandsFullSchemaId, cleanHandsSchemaId, defaultActionIdText, humanIdCircuitIds, humanIdIssuers, verificationLifetimeSeconds, stampLifetimeSeconds } from '../../world/constants.js'
 import type { World } from '../../world/types.js'
@@ -44,7 +45,8 @@ const apiKeyBody = z.strictObject({
 
 const issuerBody = z.strictObject({
   trusted: z.boolean(),
-  privateKey: hexSchema.optional(),
+  /** The issuer's Ed25519 key: 32 bytes. */
+  privateKey: z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'Expected 0x and 64 hex digits (an Ed25519 key)').optional(),
 })
 
 const stampBody = z.strictObject({
@@ -302,13 +304,25 @@ export function createAdminRoutes(ctx: ServerContext): Hono {
   app.put('/stamp-issuers/:did', async (c) => {
     const did = c.req.param('did')
     const input = await body(c, issuerBody)
+    if (input.privateKey !== undefined && stampIssuerDid(input.privateKey as Hex) !== did) {
+      throw new HttpError(422, [{ loc: ['body', 'privateKey'], msg: `Not the Ed25519 key of ${did}`, type: 'value_error' }])
+    }
     store.mutate((state) => {
       const others = state.stampIssuers.filter((issuer) => issuer.did !== did)
       const existing = state.stampIssuers.find((issuer) => issuer.did === did)
-      const privateKey = (input.privateKey ?? existing?.privateKey ?? `0x${randomBytes(32).toString('hex')}`) as `0x${string}`
-      state.stampIssuers = [...others, { did, trusted: input.trusted, privateKey }]
+      const privateKey = (input.privateKey as Hex | undefined) ?? existing?.privateKey
+      state.stampIssuers = [...others, { did, trusted: input.trusted, ...(privateKey ? { privateKey } : {}) }]
     })
     return c.json({ did, trusted: input.trusted })
+  })
+  app.post('/stamp-issuers', async (c) => {
+    const input = await body(c, issuerBody)
+    const privateKey = (input.privateKey ?? `0x${randomBytes(32).toString('hex')}`) as Hex
+    const did = stampIssuerDid(privateKey)
+    store.mutate((state) => {
+      state.stampIssuers = [...state.stampIssuers.filter((issuer) => issuer.did !== did), { did, trusted: input.trusted, privateKey }]
+    })
+    return c.json({ did, trusted: input.trusted }, 201)
   })
 
   // ---- stamps -------------------------------------------------------------------------------
@@ -323,8 +337,11 @@ export function createAdminRoutes(ctx: ServerContext): Hono {
     if (stamp === undefined) {
       const issuer = input.issuer
         ? store.state.stampIssuers.find((candidate) => candidate.did === input.issuer)
-        : store.state.stampIssuers.find((candidate) => candidate.trusted)
-      if (!issuer) throw new HttpError(422, [{ loc: ['body', 'issuer'], msg: 'Unknown stamp issuer (add it with PUT /admin/stamp-issuers/:did)', type: 'value_error' }])
+        : store.state.stampIssuers.find((candidate) => candidate.trusted && candidate.privateKey)
+      if (!issuer) throw new HttpError(422, [{ loc: ['body', 'issuer'], msg: 'Unknown stamp issuer (add it with POST /admin/stamp-issuers)', type: 'value_error' }])
+      if (!issuer.privateKey || stampIssuerDid(issuer.privateKey) !== issuer.did) {
+        throw new HttpError(422, [{ loc: ['body', 'issuer'], msg: 'The server does not hold this issuer\'s key', type: 'value_error' }])
+      }
       const issuedAt = input.issuanceDate ? Date.parse(input.issuanceDate) : ctx.now()
       const expiresAt = input.expirationDate ? Date.parse(input.expirationDate) : issuedAt + stampLifetimeSeconds * 1000
       stamp = buildStampCredential(

@@ -1,4 +1,4 @@
-export { buildStampCredential, verifyStampCredential, type CredentialInput, type StampCredentialJson } from './credentials.js'
+export { buildStampCredential, checkStampCredential, type CredentialProblem, type CredentialInput, type StampCredentialJson } from './credentials.js'
 export {
   createEmptyState,
   defaultChain,

@@ -7,7 +7,6 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 import { keccak256, toBytes, type Address, type Hex } from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
 import type { ModelName } from '../../schemas/model.js'
 import type { V2Score } from '../../schemas/passport.js'
 import type { CachedStamp, SaveStatus } from '../../schemas/stamp-cache.js'
@@ -15,6 +14,7 @@ import { InvalidStateError } from '../../errors/input.js'
 import { HttpError, UnknownScorerError } from '../errors.js'
 import { readAt, recordRead } from './history.js'
 import { checkServerState, upgradeState } from './schema.js'
+import { stampIssuerDid } from '../../verify/stamp-credential.js'
 import { checkStampCredential, type CredentialProblem } from './credentials.js'
 import { computeScore, toSubmissionResult, toV2Score, type ScoreComputation } from '../scoring.js'
 import type {
@@ -118,7 +118,7 @@ export class Store {
   /** Each nonce book's keys in issue order, with the head past the pruned ones (kept beside the state: nonces are not saved). */
   readonly #nonceQueues = new WeakMap<object, { keys: string[]; head: number }>()
   #trusted: { issuers: StampIssuer[]; set: Set<string> } | undefined
-  #issuerKeys: { issuers: StampIssuer[]; keys: Map<string, Hex>; checked: WeakMap<object, CredentialProblem | null> } | undefined
+  #issuerDids: { issuers: StampIssuer[]; dids: Set<string> } | undefined
 
   constructor(state: ServerState, options: { now?: () => number } = {}) {
     this.#state = state
@@ -230,22 +230,19 @@ export class Store {
   }
 
   /**
-   * Checks a stamp credential's proof against its issuer's key (memoized per stamp object).
+   * Checks a stamp credential: its issuer is one of this server's (trusted or not), and its proof
+   * holds by the key of the issuer's `did:key` (`checkStampCredential`, memoized per stamp object).
    *
    * @returns undefined when the proof holds, else why not.
    */
   checkStampProof(stamp: unknown): CredentialProblem | undefined {
     const issuers = this.#state.stampIssuers
-    if (!this.#issuerKeys || this.#issuerKeys.issuers !== issuers) {
-      this.#issuerKeys = { issuers, keys: new Map(issuers.map((issuer) => [issuer.did, issuer.privateKey])), checked: new WeakMap() }
+    if (!this.#issuerDids || this.#issuerDids.issuers !== issuers) {
+      this.#issuerDids = { issuers, dids: new Set(issuers.map((issuer) => issuer.did)) }
     }
-    const { keys, checked } = this.#issuerKeys
-    if (!stamp || typeof stamp !== 'object') return 'unreadable'
-    const known = checked.get(stamp)
-    if (known !== undefined) return known ?? undefined
-    const problem = checkStampCredential(stamp, (did) => keys.get(did))
-    checked.set(stamp, problem ?? null)
-    return problem
+    const issuer = stamp && typeof stamp === 'object' ? (stamp as { issuer?: unknown }).issuer : undefined
+    if (typeof issuer === 'string' && !this.#issuerDids.dids.has(issuer)) return 'unknown-issuer'
+    return checkStampCredential(stamp)
   }
 
   /** DIDs of the trusted stamp issuers. */
@@ -687,9 +684,9 @@ export function createEmptyState(options: { adminToken?: string; jwtSecret?: str
  * The reference server's own stamp issuer (trusted in an empty state). Its key is fixed and public:
  * demo only.
  */
-export const referenceIssuer: StampIssuer = issuerFromKey(keccak256(toBytes('personhood:reference-server:stamp-issuer')))
+export const referenceIssuer: StampIssuer & { privateKey: Hex } = issuerFromKey(keccak256(toBytes('personhood:reference-server:stamp-issuer')))
 
-/** A trusted stamp issuer whose DID is `did:ethr:<address of the key>`. */
-export function issuerFromKey(privateKey: Hex, trusted = true): StampIssuer {
-  return { did: `did:ethr:${privateKeyToAccount(privateKey).address.toLowerCase()}`, trusted, privateKey }
+/** A trusted stamp issuer whose DID is the `did:key` of its Ed25519 key (32 bytes). */
+export function issuerFromKey(privateKey: Hex, trusted = true): StampIssuer & { privateKey: Hex } {
+  return { did: stampIssuerDid(privateKey), trusted, privateKey }
 }
