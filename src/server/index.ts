@@ -15,4 +15,14 @@ export { signingMessageText } from './routes/registry.js'
 export { buildStampCredential, type CredentialInput, type StampCredentialJson } from './state/credentials.js'
 export { createEmptyState, Store as ServerStore, type ScoreOptions, type StampWrite } from './state/store.js'
 export type { ServerState, StampRecord } from './state/types.js'
+// Stamp proofs sign and verify with node:crypto (Ed25519), so they live beside the server, not in the browser-safe root.
+export {
+  signStampCredential,
+  stampIssuerDid,
+  stampProofHeader,
+  stampVerificationMethod,
+  verifyStampCredential,
+  type StampCredentialCheck,
+  type StampProofReason,
+} from '../verify/stamp-credential.js'
 export { stateFromWorld, type StateFromWorldOptions } from './state/world.js'

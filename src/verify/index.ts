@@ -26,15 +26,6 @@ export {
   type VerifyCredentialsReturnType,
 } from './credentials.js'
 export {
-  signStampCredential,
-  stampIssuerDid,
-  stampProofHeader,
-  stampVerificationMethod,
-  verifyStampCredential,
-  type StampCredentialCheck,
-  type StampProofReason,
-} from './stamp-credential.js'
-export {
   classifySbt,
   judgeHumanIdCredential,
   type ClassifySbtParameters,

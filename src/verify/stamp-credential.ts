@@ -5,6 +5,9 @@
  * credential without its `proof`: subject (`id`, `hash`, `provider`), issuer, issuance and expiry.
  * Checking needs nothing but the credential: the key comes from the issuer's DID. Whether that issuer
  * is trusted is the caller's decision.
+ *
+ * Node only (node:crypto signs and checks Ed25519 about 25 times faster than a pure-JS curve: 0.16 against 4.2 ms a check here, and
+ * the server checks every stamp it scores): exported from `personhood/server`, not the root.
  */
 import { createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto'
 import { base58 } from '@scure/base'
@@ -138,7 +141,7 @@ function readHeader(encoded: string): boolean {
  * subject, hash, provider, issuer or dates breaks it. Trust in the issuer is not judged here.
  *
  * @example
- * import { verifyStampCredential } from 'personhood'
+ * import { verifyStampCredential } from 'personhood/server'
  * const check = verifyStampCredential(cachedStamp.stamp)
  * if (!check.valid) console.log(check.reason)
  */
