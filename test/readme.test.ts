@@ -6,7 +6,7 @@
  * is not meant to run is marked ```ts no-run and counted here, so that set cannot grow unnoticed.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { serveNotices } from '../src/cli/serve.js'
@@ -48,6 +48,8 @@ beforeAll(async () => {
   // Wait for the whole block of accounts, then read the variables exactly as printed.
   await new Promise((resolve) => setTimeout(resolve, 200))
   environment = Object.fromEntries([...output.matchAll(/^ {4}export ([A-Z_]+)=(\S+)/gm)].map((match) => [match[1]!, match[2]!]))
+  // Inside the package, so `import 'personhood'` resolves to it; .tmp/ is git-ignored.
+  mkdirSync(join(root, '.tmp'), { recursive: true })
   workDir = mkdtempSync(join(root, '.tmp', 'readme-'))
 }, 120_000)
 
