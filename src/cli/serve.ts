@@ -9,11 +9,13 @@ import { serve as bindNode, type ServerType } from '@hono/node-server'
 import type { Duplex } from 'node:stream'
 import { generateWorld } from '../world/generate.js'
 import type { World } from '../world/types.js'
-import { createServer, type PersonhoodServer } from '../server/app.js'
+import { checkServerOptions, createServer, type PersonhoodServer } from '../server/app.js'
 import { createFilePersistence, loadStateFile, type FilePersistence } from '../server/persistence.js'
 import { createEmptyState, randomSecret, Store } from '../server/state/store.js'
 import { stateFromWorld } from '../server/state/world.js'
 import type { LocalChain } from '../devchain/local-chain.js'
+import { InvalidParameterError } from '../errors/input.js'
+import { describeValue, parseInteger } from '../utils/parse.js'
 
 /** Options of {@link startServe}. */
 export type ServeOptions = {
@@ -92,10 +94,28 @@ function startOfUtcDay(ms: number): string {
   return new Date(Math.floor(ms / 86_400_000) * 86_400_000).toISOString()
 }
 
+/** Checks the options of {@link startServe} that it reads itself (the server's are checked by `createServer`). */
+function checkServeOptions(options: ServeOptions): void {
+  const { port = 8787, host = '127.0.0.1', seed = 'demo', data, now, chain } = options
+  parseInteger(port, 'port', { min: 0, max: 65_535 })
+  checkServerOptions({ latencyMs: options.latencyMs, processingDelayMs: options.processingDelayMs, adminToken: options.adminToken })
+  if (typeof host !== 'string' || host === '') throw new InvalidParameterError({ parameter: 'host', reason: `Expected a host name or IP address, got ${describeValue(host)}.` })
+  if (seed !== 'demo' && seed !== 'empty') throw new InvalidParameterError({ parameter: 'seed', reason: `Expected demo or empty, got ${describeValue(seed)}.` })
+  if (data !== undefined && (typeof data !== 'string' || data === '')) throw new InvalidParameterError({ parameter: 'data', reason: `Expected a file path, got ${describeValue(data)}.` })
+  if (now !== undefined && typeof now !== 'function') throw new InvalidParameterError({ parameter: 'now', reason: `Expected a function returning Unix milliseconds, got ${describeValue(now)}.` })
+  if (chain !== undefined && typeof chain !== 'boolean') {
+    if (chain === null || typeof chain !== 'object') throw new InvalidParameterError({ parameter: 'chain', reason: `Expected true, false or { port }, got ${describeValue(chain)}.` })
+    if (chain.port !== undefined) parseInteger(chain.port, 'chain.port', { min: 0, max: 65_535 })
+  }
+}
+
 /**
  * Starts the server and resolves once it listens.
  *
- * @throws {TypeError} on bad options; rejects when the port cannot be bound or the data file is not a state.
+ * @throws {InvalidParameterError} on bad options (a port outside 0-65535, an unknown seed, an empty
+ * host or data path, a clock that is not a function; the server's options as `createServer`
+ * checks them; the world's as `generateWorld` checks them), before anything is bound or written.
+ * Rejects when the port cannot be bound or the data file is not a state.
  * @example
  * const running = await startServe({ port: 0, seed: 'demo' })
  * console.log(running.urls.passport, running.apiKey)
@@ -104,8 +124,7 @@ function startOfUtcDay(ms: number): string {
 export async function startServe(options: ServeOptions = {}): Promise<RunningServe> {
   const started = performance.now()
   const { port = 8787, host = '127.0.0.1', seed = 'demo', data, now = Date.now } = options
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new TypeError(`Invalid port ${String(port)}: expected 0 to 65535.`)
-  if (seed !== 'demo' && seed !== 'empty') throw new TypeError(`Invalid seed "${String(seed)}": expected demo or empty.`)
+  checkServeOptions(options)
 
   const loaded = data ? loadStateFile(data, { now }) : undefined
   for (const warning of loaded?.warnings ?? []) console.error(`personhood: ${warning}`)

@@ -32,7 +32,6 @@ import {
   type GetStampMetadataReturnType,
 } from './passport.js'
 import {
-  checkDuration,
   checkPaginationGuards,
   createApiKeyTransport,
   pathSegment,
@@ -40,7 +39,7 @@ import {
   responseValidationError,
   toIsoTimestamp,
 } from './shared.js'
-import { parseInteger, parsePositiveIntegerId } from '../utils/parse.js'
+import { parseDuration, parseInteger, parsePositiveIntegerId } from '../utils/parse.js'
 
 const defaultBaseUrl = 'https://api.scorer.gitcoin.co'
 const defaultTokenStakePath = '/registry/token-stake'
@@ -263,8 +262,8 @@ export async function waitForScore(
   const id = parsePositiveIntegerId(scorerId, 'scorerId')
   const normalized = normalizeAddress(address)
   parseInteger(maxAttempts, 'maxAttempts', { min: 1 })
-  checkDuration(intervalMs, 'intervalMs')
-  checkDuration(maxIntervalMs, 'maxIntervalMs')
+  parseDuration(intervalMs, 'intervalMs')
+  parseDuration(maxIntervalMs, 'maxIntervalMs')
   const { now = Date.now, sleep = defaultSleep } = context
   const started = now()
   let lastStatus = ''

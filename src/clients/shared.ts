@@ -9,7 +9,7 @@ import { getSharedRateLimiter, resolveTier, type RateLimitBudget, type RateLimit
 import type { Sleep } from '../http/sleep.js'
 import { createTransport, type Transport, type TransportOptions } from '../http/transport.js'
 import { compareDecimals } from '../schemas/common.js'
-import { describeValue, parseDate, parsePositiveInteger } from '../utils/parse.js'
+import { parseDate, parsePositiveInteger } from '../utils/parse.js'
 import { redactUrl } from '../utils/redact.js'
 
 /** Printable ASCII, no leading or trailing blank: what fits in a header without surprises. */
@@ -89,18 +89,6 @@ export function resolveRateLimiter({
   if (limiter === false) return undefined
   if (limiter !== undefined) return limiter
   return getSharedRateLimiter({ apiKey, budget, tier, ...(now ? { now } : {}), ...(sleep ? { sleep } : {}) })
-}
-
-/**
- * Checks a non-negative finite number of milliseconds and returns it.
- *
- * @throws {InvalidParameterError} otherwise.
- */
-export function checkDuration(value: unknown, parameter: string): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-    throw new InvalidParameterError({ parameter, reason: `Expected a non-negative number of milliseconds, got ${describeValue(value)}.` })
-  }
-  return value
 }
 
 /**

@@ -5,10 +5,11 @@
  */
 import { Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
+import { z } from 'zod'
 import type { ChainClient } from '../chain/provider.js'
 import type { World } from '../world/types.js'
 import { defaultRateLimits, type BlockTime, type RateLimitConfig, type RateLimitTable, type ServerConfig, type ServerContext } from './context.js'
-import { HttpError } from './errors.js'
+import { answerError, HttpError } from './errors.js'
 import { adminAuth } from './middleware/admin.js'
 import { apiKeyAuth } from './middleware/api-key.js'
 import { latency } from './middleware/latency.js'
@@ -26,6 +27,10 @@ import { createStampCacheRoutes, defaultNonceTtlMs } from './routes/stamp-cache.
 import { createEmptyState, parseState, Store } from './state/store.js'
 import type { ApiKey, ServerState } from './state/types.js'
 import { stateFromWorld } from './state/world.js'
+import { InvalidParameterError } from '../errors/input.js'
+import { describeValue, parseDuration, parseInteger, parsePositiveInteger } from '../utils/parse.js'
+import { minimumSecretBytes } from './auth/jwt.js'
+import { apiKeySchema } from './state/schema.js'
 
 /** Options of {@link createServer}. */
 /** Largest request body read (1 MiB: a bulk write of 100 stamps is about 150 KB). */
@@ -85,16 +90,72 @@ export type PersonhoodServer = Hono & {
   readonly context: ServerContext
 }
 
-function checkNonNegative(name: string, value: number | undefined): number {
-  if (value === undefined) return 0
-  if (!Number.isFinite(value) || value < 0) throw new TypeError(`createServer: ${name} must be a non-negative number.`)
-  return value
+/**
+ * Checks the options of {@link createServer} before anything is built, so a bad option is an
+ * {@link InvalidParameterError} naming it at creation, never a failed request later. `serve` checks
+ * the options it passes on with it before it binds anything.
+ *
+ * @throws {InvalidParameterError} naming the first bad option.
+ */
+export function checkServerOptions(options: CreateServerOptions): void {
+  if (options === null || typeof options !== 'object') throw new InvalidParameterError({ parameter: 'options', reason: `Expected an object, got ${describeValue(options)}.` })
+  for (const name of ['now', 'onChange'] as const) {
+    if (options[name] !== undefined && typeof options[name] !== 'function') {
+      throw new InvalidParameterError({ parameter: name, reason: `Expected a function, got ${describeValue(options[name])}.` })
+    }
+  }
+  if (options.world !== undefined && (options.world === null || typeof options.world !== 'object' || options.world.version !== 1 || !Array.isArray(options.world.wallets))) {
+    throw new InvalidParameterError({ parameter: 'world', reason: 'Expected a world of version 1, as generateWorld returns.' })
+  }
+  if (options.store !== undefined && !(options.store instanceof Store)) throw new InvalidParameterError({ parameter: 'store', reason: 'Expected a Store.' })
+  if (options.persistence !== undefined && typeof options.persistence?.saved !== 'function') {
+    throw new InvalidParameterError({ parameter: 'persistence', reason: 'Expected an object with a saved(revision) function.' })
+  }
+  if (options.blockTime !== undefined) {
+    parseInteger(options.blockTime?.genesisTime, 'blockTime.genesisTime', { min: 0 })
+    parseInteger(options.blockTime?.blockTimeSeconds, 'blockTime.blockTimeSeconds', { min: 1 })
+  }
+  if (options.adminToken !== undefined && (typeof options.adminToken !== 'string' || options.adminToken === '')) {
+    throw new InvalidParameterError({ parameter: 'adminToken', reason: 'Expected a non-empty string.' })
+  }
+  if (options.jwtSecret !== undefined && (typeof options.jwtSecret !== 'string' || new TextEncoder().encode(options.jwtSecret).byteLength < minimumSecretBytes)) {
+    throw new InvalidParameterError({ parameter: 'jwtSecret', reason: `Expected a string of at least ${minimumSecretBytes} bytes.` })
+  }
+  for (const name of ['processingDelayMs', 'latencyMs', 'nonceTtlMs'] as const) {
+    if (options[name] !== undefined) parseDuration(options[name], name)
+  }
+  for (const name of ['openRouteLimit', 'nonceLimit'] as const) {
+    if (options[name] !== undefined) parsePositiveInteger(options[name], name)
+  }
+  const { rateLimits } = options
+  if (rateLimits !== undefined) {
+    for (const table of ['stamps', 'models'] as const) {
+      for (const [tier, limit] of Object.entries(rateLimits[table] ?? {})) {
+        if (!['1', '2', '3', '4'].includes(tier)) throw new InvalidParameterError({ parameter: `rateLimits.${table}`, reason: `Tiers are 1 to 4, got ${describeValue(tier)}.` })
+        parsePositiveInteger(limit, `rateLimits.${table}[${tier}]`)
+      }
+    }
+    if (rateLimits.windowMs !== undefined) parseDuration(rateLimits.windowMs, 'rateLimits.windowMs', { positive: true })
+  }
+  if (options.siweDomains !== undefined && (!Array.isArray(options.siweDomains) || !options.siweDomains.every((domain) => typeof domain === 'string' && domain !== ''))) {
+    throw new InvalidParameterError({ parameter: 'siweDomains', reason: 'Expected an array of host names.' })
+  }
+  if (options.apiKeys !== undefined) {
+    const parsed = z.array(apiKeySchema).safeParse(options.apiKeys)
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!
+      throw new InvalidParameterError({ parameter: ['apiKeys', ...issue.path.map(String)].join('.'), reason: issue.message })
+    }
+  }
 }
 
 /**
  * Creates the reference server.
  *
- * @throws {TypeError} on invalid options (negative delays, bad rate limits, a state of another version).
+ * @throws {InvalidParameterError} on invalid options (a clock that is not a function, negative
+ * delays, rate limits that are not positive integers, a JWT secret under 32 bytes, malformed API
+ * keys, a world stamp of an unknown issuer), naming the option.
+ * @throws {InvalidStateError} when `state` is not a usable state (another version, a field of the wrong type).
  * @example
  * import { createServer } from 'personhood/server'
  * import { generateWorld } from 'personhood/world'
@@ -102,6 +163,7 @@ function checkNonNegative(name: string, value: number | undefined): number {
  * const response = await server.fetch(new Request('http://localhost/v2/stamps/metadata', { headers: { 'X-API-KEY': key } }))
  */
 export function createServer(options: CreateServerOptions = {}): PersonhoodServer {
+  checkServerOptions(options)
   const now = options.now ?? Date.now
   const store =
     options.store ??
@@ -145,9 +207,9 @@ export function createServer(options: CreateServerOptions = {}): PersonhoodServe
     siweDomains: Object.freeze([...(options.siweDomains ?? defaultSiweDomains)]),
     chainClient: options.chainClient,
     blockTime: options.blockTime,
-    processingDelayMs: checkNonNegative('processingDelayMs', options.processingDelayMs),
-    nonceTtlMs: options.nonceTtlMs === undefined ? defaultNonceTtlMs : checkNonNegative('nonceTtlMs', options.nonceTtlMs),
-    latencyMs: checkNonNegative('latencyMs', options.latencyMs),
+    processingDelayMs: options.processingDelayMs ?? 0,
+    nonceTtlMs: options.nonceTtlMs ?? defaultNonceTtlMs,
+    latencyMs: options.latencyMs ?? 0,
     rateLimits,
   }
   const ctx: ServerContext = {
@@ -158,16 +220,12 @@ export function createServer(options: CreateServerOptions = {}): PersonhoodServe
   }
 
   const app = new Hono()
-  app.onError((error, c) => {
-    if (error instanceof HttpError) return c.json(error.body(), error.status as 400, error.headers)
-    console.error('personhood server error:', error)
-    return c.json({ detail: 'Internal Server Error' }, 500)
-  })
-  app.notFound((c) => c.json({ detail: 'Not Found' }, 404))
+  app.onError(answerError)
+  app.notFound((c) => answerError(new HttpError(404, 'Not Found'), c))
 
   // Bodies are capped before they are read: past the cap the stream is cut and the answer is 413.
   // The admin API takes whole states (tens of MB) behind its token.
-  const limitOf = (maxSize: number) => bodyLimit({ maxSize, onError: (c) => c.json({ detail: `Request body too large: at most ${maxSize} bytes.` }, 413) })
+  const limitOf = (maxSize: number) => bodyLimit({ maxSize, onError: (c) => answerError(new HttpError(413, `Request body too large: at most ${maxSize} bytes.`), c) })
   const publicBodies = limitOf(maxBodyBytes)
   const adminBodies = limitOf(maxAdminBodyBytes)
   app.use('*', (c, next) => (c.req.path.startsWith('/admin/') ? adminBodies(c, next) : publicBodies(c, next)))
@@ -187,7 +245,7 @@ export function createServer(options: CreateServerOptions = {}): PersonhoodServe
         try {
           await persistence.saved(store.revision)
         } catch {
-          c.res = c.json({ detail: 'The change could not be saved.' }, 500)
+          throw new HttpError(500, 'The change could not be saved.')
         }
       }
     })

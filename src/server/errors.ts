@@ -3,6 +3,7 @@
  * turns them into `{ detail }` JSON answers (FastAPI / django-ninja style, as the public services
  * answer).
  */
+import type { Context } from 'hono'
 import type { ValidationErrorItem } from '../schemas/common.js'
 
 /** A status code and the `detail` of the JSON body (`{ detail }`), plus optional headers. */
@@ -31,4 +32,15 @@ export class UnknownScorerError extends HttpError {
   constructor(scorerId: number | string) {
     super(404, `No scorer matches the given id: ${String(scorerId)}.`)
   }
+}
+
+/**
+ * The one error handler of the server's apps (`app.onError(answerError)`): an {@link HttpError}
+ * becomes its `{ detail }` JSON answer with its status and headers; anything else is logged and
+ * answered 500 without details.
+ */
+export function answerError(error: Error, c: Context): Response {
+  if (error instanceof HttpError) return c.json(error.body(), error.status as 400, error.headers)
+  console.error('personhood server error:', error)
+  return c.json({ detail: 'Internal Server Error' }, 500)
 }

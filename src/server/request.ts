@@ -1,8 +1,10 @@
 /**
- * Request helpers of the A, B and C routes: read and validate a query, a JSON body or a path
- * address, throwing {@link HttpError}s that the app's error handler answers as JSON. Same
- * convention as the cache routes (docs/interface.md §1): a missing field or a value of the wrong JSON type
- * is 422 with a FastAPI-style list detail; a malformed value is 400 with a string detail.
+ * How every route of the reference server reads its input: a query, a JSON body or a path address,
+ * validated with a zod schema, throwing {@link HttpError}s that the apps' one error handler
+ * (`answerError`) answers as JSON. One contract (docs/server.md): a missing field, a value of
+ * the wrong JSON type, an unknown key or a list of the wrong length is 422 with a FastAPI-style list
+ * detail; a malformed value is 400 with a string detail. The verification routes (E) answer every
+ * failure 400 with a string detail (`plain` mode), as the public service does.
  */
 import type { Context } from 'hono'
 import type { Address } from 'viem'
@@ -25,15 +27,22 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
 
 type Issue = z.core.$ZodIssue
 
-/** A missing field, a JSON type the schema does not take, or a list of the wrong length. */
+/** A missing field, a JSON type the schema does not take, a key a strict schema does not have, or a list of the wrong length. */
 function isShapeIssue(issue: Issue, input: unknown): boolean {
   if (valueAt(input, issue.path) === undefined) return true
-  if (issue.code === 'invalid_type') return true
+  if (issue.code === 'invalid_type' || issue.code === 'unrecognized_keys') return true
   return (issue.code === 'too_big' || issue.code === 'too_small') && issue.origin === 'array'
 }
 
-function toItem(issue: Issue, input: unknown, location: ValueLocation): ValidationErrorItem {
+function toItems(issue: Issue, input: unknown, location: ValueLocation): ValidationErrorItem[] {
   const loc = [location, ...issue.path.map((key) => (typeof key === 'number' ? key : String(key)))]
+  if (issue.code === 'unrecognized_keys') {
+    return issue.keys.map((key) => ({ loc: [...loc, key], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' }))
+  }
+  return [toItem(issue, input, loc)]
+}
+
+function toItem(issue: Issue, input: unknown, loc: ValidationErrorItem['loc']): ValidationErrorItem {
   if (valueAt(input, issue.path) === undefined) return { loc, msg: 'Field required', type: 'missing' }
   if (issue.code === 'too_big' && issue.origin === 'array') {
     return { loc, msg: `List should have at most ${String(issue.maximum)} items`, type: 'too_long' }
@@ -53,13 +62,28 @@ export type ValidationMode = 'fastapi' | 'plain'
 
 /**
  * The error for a failed parse: 422 with `[{ loc, msg, type }]` when a field is missing, of the
- * wrong JSON type or a list of the wrong length (`fastapi` mode), else 400 with
+ * wrong JSON type, not a key of a strict schema (`extra_forbidden`, as FastAPI answers) or a list
+ * of the wrong length (`fastapi` mode), else 400 with
  * `loc.path: message; ...`. The one rule every route answers by.
  */
 export function validationError(error: z.ZodError, input: unknown, location: ValueLocation, mode: ValidationMode = 'fastapi'): HttpError {
-  const items = error.issues.map((issue) => toItem(issue, input, location))
+  const items = error.issues.flatMap((issue) => toItems(issue, input, location))
   if (mode === 'fastapi' && error.issues.some((issue) => isShapeIssue(issue, input))) return new HttpError(422, items)
   return new HttpError(400, items.map((item) => `${item.loc.join('.')}: ${item.msg}`).join('; '))
+}
+
+/**
+ * Validates a query, path or body value with a zod schema: the one way every route reads its input.
+ *
+ * @throws {HttpError} 422 with a list detail for a shape error (`fastapi` mode), 400 with a string
+ * detail otherwise; see {@link validationError}.
+ * @example
+ * const query = parseInput(cachedStampQuerySchema, c.req.query(), 'query')
+ */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown, location: ValueLocation, mode: ValidationMode = 'fastapi'): z.output<S> {
+  const result = schema.safeParse(input)
+  if (!result.success) throw validationError(result.error, input, location, mode)
+  return result.data
 }
 
 /**
@@ -67,11 +91,18 @@ export function validationError(error: z.ZodError, input: unknown, location: Val
  *
  * @throws {HttpError} 422 (missing) or 400 (malformed); see {@link validationError}.
  */
-export function parseQuery<S extends z.ZodType>(c: Context, schema: S): z.output<S> {
-  const input = c.req.query()
-  const result = schema.safeParse(input)
-  if (!result.success) throw validationError(result.error, input, 'query')
-  return result.data
+export function parseQuery<S extends z.ZodType>(c: Context, schema: S, mode: ValidationMode = 'fastapi'): z.output<S> {
+  return parseInput(schema, c.req.query(), 'query', mode)
+}
+
+/**
+ * Reads the JSON body and validates it with a zod schema.
+ *
+ * @throws {HttpError} 422 (`fastapi`) or 400 (`plain`) when the body is absent, not JSON or not of
+ * the schema's shape; 400 for a malformed value; see {@link readJsonBody} and {@link validationError}.
+ */
+export async function parseBody<S extends z.ZodType>(c: Context, schema: S, mode: ValidationMode = 'fastapi'): Promise<z.output<S>> {
+  return parseInput(schema, await readJsonBody(c.req.raw, mode), 'body', mode)
 }
 
 /**

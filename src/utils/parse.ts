@@ -153,6 +153,24 @@ export function parsePositiveInteger(value: unknown, parameter: string, bounds: 
 }
 
 /**
+ * Reads a duration in milliseconds: a finite number of at least 0 (above 0 with `positive`).
+ *
+ * @throws {InvalidParameterError} otherwise.
+ * @example
+ * parseDuration(250, 'latencyMs') // 250
+ * parseDuration(0, 'windowMs', { positive: true }) // throws InvalidParameterError
+ */
+export function parseDuration(value: unknown, parameter: string, { positive = false }: { positive?: boolean } = {}): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || (positive && value === 0)) {
+    throw new InvalidParameterError({
+      parameter,
+      reason: `Expected a ${positive ? 'positive' : 'non-negative'} number of milliseconds, got ${describeValue(value)}.`,
+    })
+  }
+  return value
+}
+
+/**
  * Reads a positive integer id (a scorer id, a chain id) given as a number or a string of digits,
  * and returns it as the decimal string the services expect.
  *

@@ -51,7 +51,11 @@ describe('whole state', () => {
     const { body: after } = await h.call('/admin/state', { admin: true })
     expect(after).toEqual(before)
     const bad = await h.call('/admin/state', { method: 'PUT', admin: true, json: { version: 99 } })
-    expect(bad.status).toBe(422)
+    expect(bad.status).toBe(400)
+    expect(bad.body.detail).toMatch(/^body\.version: /)
+    const unusable = await h.call('/admin/state', { method: 'PUT', admin: true, json: { ...before, scorers: 'none' } })
+    expect(unusable.status).toBe(422)
+    expect(unusable.body.detail[0].loc).toEqual(['body', 'scorers'])
   })
 })
 
@@ -80,7 +84,7 @@ describe('records', () => {
     expect((await h.call('/admin/scorers/50', { method: 'DELETE', admin: true })).status).toBe(404)
   })
 
-  test('bodies are validated: 422 with a list detail', async () => {
+  test('bodies are validated by the server\'s one contract: 422 with a list detail for a wrong shape, 400 for a bad value', async () => {
     const h = setup()
     const bad = await h.call('/admin/scorers/51', { method: 'PUT', admin: true, json: { threshold: 'twenty', colour: 'red' } })
     expect(bad.status).toBe(422)
@@ -93,20 +97,23 @@ describe('records', () => {
               "threshold",
             ],
             "msg": "Expected a decimal number or decimal string",
-            "type": "custom",
+            "type": "value_error",
           },
           {
             "loc": [
               "body",
+              "colour",
             ],
-            "msg": "Unrecognized key: "colour"",
-            "type": "unrecognized_keys",
+            "msg": "Extra inputs are not permitted",
+            "type": "extra_forbidden",
           },
         ],
       }
     `)
-    expect((await h.call('/admin/stamps', { method: 'POST', admin: true, json: { address: '0x1', provider: 'Google' } })).status).toBe(422)
-    expect((await h.call('/admin/api-keys/k', { method: 'PUT', admin: true, json: { tier: 5 } })).status).toBe(422)
+    expect((await h.call('/admin/stamps', { method: 'POST', admin: true, json: { address: '0x1', provider: 'Google' } })).status).toBe(400)
+    expect((await h.call('/admin/stamps', { method: 'POST', admin: true, json: { provider: 'Google' } })).status).toBe(422)
+    expect((await h.call('/admin/api-keys/k', { method: 'PUT', admin: true, json: { tier: 5 } })).status).toBe(400)
+    expect((await h.call('/admin/api-keys/k', { method: 'PUT', admin: true, json: { historyAllowlisted: 'yes' } })).status).toBe(422)
   })
 
   test('API keys: a new key works at its tier; the A2 allowlist follows the flag; deleted keys are refused', async () => {

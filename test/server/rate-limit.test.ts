@@ -80,7 +80,7 @@ describe('rate limits', () => {
   })
 
   test('the middleware checks its options when it is created', () => {
-    expect(() => rateLimit({ limits: { 1: 0, 2: 1, 3: 1, 4: 1 }, windowMs, now: Date.now })).toThrow('tier 1 limit must be a positive integer')
+    expect(() => rateLimit({ limits: { 1: 0, 2: 1, 3: 1, 4: 1 }, windowMs, now: Date.now })).toThrow('Parameter "limits[1]" is invalid.')
     expect(() => rateLimit({ limits: { 1: 1, 2: 1, 3: 1, 4: 1 }, windowMs: 0, now: Date.now, counter: createRateLimitCounter() })).toThrow('windowMs')
   })
 })

@@ -269,7 +269,13 @@ describe('bearer token', () => {
 
   test('the middleware checks its options when created', () => {
     expect(() => bearerAuth({ secret: 'short', now: () => start })).toThrowErrorMatchingInlineSnapshot(
-      `[Error: The JWT secret must be at least 32 bytes long, got 5.]`,
+      `
+      [InvalidParameterError: Parameter "secret" is invalid.
+
+      Details: The JWT secret must be at least 32 bytes long, got 5.
+      Docs: https://github.com/personhood-dao/personhood/blob/main/docs/errors.md#invalid-parameter
+      Version: personhood@0.1.0]
+    `,
     )
   })
 

@@ -6,7 +6,8 @@
 import { createMiddleware } from 'hono/factory'
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose'
 import type { Address } from 'viem'
-import { errorResponse } from './respond.js'
+import { HttpError } from '../errors.js'
+import { InvalidParameterError } from '../../errors/input.js'
 
 /** Lifetime of an access token: 7 days, in seconds. */
 export const accessTokenLifetimeSeconds = 7 * 24 * 60 * 60
@@ -41,7 +42,7 @@ export function addressToDid(address: string): string {
 function toKey(secret: string | Uint8Array): Uint8Array {
   const key = typeof secret === 'string' ? new TextEncoder().encode(secret) : secret
   if (key.byteLength < minimumSecretBytes) {
-    throw new Error(`The JWT secret must be at least ${minimumSecretBytes} bytes long, got ${key.byteLength}.`)
+    throw new InvalidParameterError({ parameter: 'secret', reason: `The JWT secret must be at least ${minimumSecretBytes} bytes long, got ${key.byteLength}.` })
   }
   return key
 }
@@ -155,20 +156,20 @@ function challenge(realm: string, error?: { code: string; description: string })
  */
 export function bearerAuth(options: BearerAuthOptions) {
   if (typeof options.secret !== 'function') toKey(options.secret)
-  if (typeof options.now !== 'function') throw new Error('bearerAuth: `now` must be a function returning the current time.')
+  if (typeof options.now !== 'function') throw new InvalidParameterError({ parameter: 'now', reason: 'bearerAuth needs a function returning the current time.' })
   const realm = options.realm ?? 'personhood'
-  if (/["\\]/.test(realm)) throw new Error('bearerAuth: `realm` must not contain quotes or backslashes.')
+  if (/["\\]/.test(realm)) throw new InvalidParameterError({ parameter: 'realm', reason: 'bearerAuth: the realm must not contain quotes or backslashes.' })
   return createMiddleware<{ Variables: BearerVariables }>(async (c, next) => {
     const header = c.req.header('authorization')
     const match = header === undefined ? null : /^Bearer[ \t]+([A-Za-z0-9\-_.~+/]+=*)[ \t]*$/i.exec(header)
     if (!match?.[1]) {
-      return errorResponse(401, 'Authentication credentials were not provided: send Authorization: Bearer <access token>.', {
+      throw new HttpError(401, 'Authentication credentials were not provided: send Authorization: Bearer <access token>.', {
         'www-authenticate': challenge(realm),
       })
     }
     const result = await verifyAccessToken(match[1], { secret: readSecret(options.secret), now: options.now(), issuer: options.issuer })
     if (!result.ok) {
-      return errorResponse(401, result.detail, {
+      throw new HttpError(401, result.detail, {
         'www-authenticate': challenge(realm, {
           code: 'invalid_token',
           description: result.reason === 'expired' ? 'The access token expired' : 'The access token is invalid',

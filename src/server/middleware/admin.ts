@@ -3,7 +3,9 @@
  * time. Otherwise 401 with `WWW-Authenticate: Bearer realm="admin"`.
  */
 import type { MiddlewareHandler } from 'hono'
+import { HttpError } from '../errors.js'
 import { secretsEqual } from '../state/store.js'
+import { InvalidParameterError } from '../../errors/input.js'
 
 /** Options of {@link adminAuth}. */
 export type AdminAuthOptions = {
@@ -14,20 +16,18 @@ export type AdminAuthOptions = {
 /**
  * Creates the admin guard.
  *
- * @throws {TypeError} at creation when `token` is not a function.
+ * @throws {InvalidParameterError} at creation when `token` is not a function.
  * @example
  * app.use('/admin/*', adminAuth({ token: () => store.state.secrets.adminToken }))
  */
 export function adminAuth(options: AdminAuthOptions): MiddlewareHandler {
-  if (typeof options?.token !== 'function') throw new TypeError('adminAuth needs a token function.')
+  if (typeof options?.token !== 'function') throw new InvalidParameterError({ parameter: 'token', reason: 'adminAuth needs a function returning the admin token.' })
   return async (c, next) => {
     const header = c.req.header('Authorization') ?? ''
     const match = /^Bearer\s+(.+)$/i.exec(header)
     const expected = options.token()
     if (!match || !expected || !secretsEqual(match[1]!.trim(), expected)) {
-      return c.json({ detail: 'Invalid or missing admin token.' }, 401, {
-        'WWW-Authenticate': 'Bearer realm="admin"',
-      })
+      throw new HttpError(401, 'Invalid or missing admin token.', { 'WWW-Authenticate': 'Bearer realm="admin"' })
     }
     await next()
   }

@@ -6,6 +6,8 @@
  */
 import type { Context, MiddlewareHandler } from 'hono'
 import { InvalidParameterError } from '../../errors/input.js'
+import { parseDuration, parsePositiveInteger } from '../../utils/parse.js'
+import { HttpError } from '../errors.js'
 
 /** The address of the client behind a request: the socket's remote address when bound to a port. */
 export function clientAddress(c: Context): string {
@@ -27,12 +29,13 @@ export type ClientRateLimitOptions = {
  * A fixed-window limit per client address. The counters of a window are dropped at once when the
  * next begins, so memory is bounded by the clients of one window.
  *
- * @throws {InvalidParameterError} when `limit` or `windowMs` is not positive.
+ * @throws {InvalidParameterError} when `limit` or `windowMs` is not positive, or `now` is not a function.
  */
 export function clientRateLimit(options: ClientRateLimitOptions): MiddlewareHandler {
   const { limit, windowMs, now, name } = options
-  if (!Number.isSafeInteger(limit) || limit < 1) throw new InvalidParameterError({ parameter: 'limit', reason: 'Expected a positive integer.' })
-  if (!Number.isFinite(windowMs) || windowMs <= 0) throw new InvalidParameterError({ parameter: 'windowMs', reason: 'Expected a positive number.' })
+  parsePositiveInteger(limit, 'limit')
+  parseDuration(windowMs, 'windowMs', { positive: true })
+  if (typeof now !== 'function') throw new InvalidParameterError({ parameter: 'now', reason: 'Expected a function returning Unix milliseconds.' })
   let window = -1
   let counts = new Map<string, number>()
   return async (c, next) => {
@@ -47,7 +50,7 @@ export function clientRateLimit(options: ClientRateLimitOptions): MiddlewareHand
     counts.set(client, count)
     if (count > limit) {
       const retryAfter = Math.max(1, Math.ceil(((window + 1) * windowMs - at) / 1000))
-      return c.json({ detail: `Too many requests to ${name} from this address. Expected available in ${retryAfter} seconds.` }, 429, { 'Retry-After': String(retryAfter) })
+      throw new HttpError(429, `Too many requests to ${name} from this address. Expected available in ${retryAfter} seconds.`, { 'Retry-After': String(retryAfter) })
     }
     await next()
   }

@@ -5,7 +5,10 @@
  */
 import type { MiddlewareHandler } from 'hono'
 import type { RateLimitTable } from '../context.js'
+import { HttpError } from '../errors.js'
 import type { ApiKeyVariables } from './api-key.js'
+import { InvalidParameterError } from '../../errors/input.js'
+import { parseDuration, parsePositiveInteger } from '../../utils/parse.js'
 
 /** Counters of one budget: API key -> { window index, count }. Share it to share the budget. */
 export type RateLimitCounter = Map<string, { window: number; count: number }>
@@ -30,7 +33,7 @@ export function createRateLimitCounter(): RateLimitCounter {
 /**
  * Creates the fixed-window rate-limit middleware.
  *
- * @throws {TypeError} at creation when a limit is not a positive integer or `windowMs` is not positive.
+ * @throws {InvalidParameterError} at creation when a limit is not a positive integer, `windowMs` is not positive or `now` is not a function.
  * @example
  * const budget = createRateLimitCounter()
  * app.use('/v2/stamps/*', apiKeyAuth({ store }), rateLimit({ limits, windowMs, now, counter: budget }))
@@ -39,14 +42,13 @@ export function createRateLimitCounter(): RateLimitCounter {
 export function rateLimit(options: RateLimitOptions): MiddlewareHandler<{ Variables: ApiKeyVariables }> {
   const { limits, windowMs, now, counter = createRateLimitCounter() } = options
   for (const tier of [1, 2, 3, 4] as const) {
-    const limit = limits?.[tier]
-    if (!Number.isSafeInteger(limit) || limit < 1) throw new TypeError(`rateLimit: the tier ${tier} limit must be a positive integer.`)
+    parsePositiveInteger(limits?.[tier], `limits[${tier}]`)
   }
-  if (!Number.isFinite(windowMs) || windowMs <= 0) throw new TypeError('rateLimit: windowMs must be a positive number.')
-  if (typeof now !== 'function') throw new TypeError('rateLimit: now must be a function.')
+  parseDuration(windowMs, 'windowMs', { positive: true })
+  if (typeof now !== 'function') throw new InvalidParameterError({ parameter: 'now', reason: 'Expected a function returning Unix milliseconds.' })
   return async (c, next) => {
     const apiKey = c.get('apiKey')
-    if (!apiKey) throw new TypeError('rateLimit runs after apiKeyAuth.')
+    if (!apiKey) throw new Error('internal: rateLimit runs after apiKeyAuth.')
     const at = now()
     const window = Math.floor(at / windowMs)
     let entry = counter.get(apiKey.key)
@@ -58,9 +60,7 @@ export function rateLimit(options: RateLimitOptions): MiddlewareHandler<{ Variab
     const limit = limits[apiKey.tier]
     if (entry.count > limit) {
       const retryAfter = Math.max(1, Math.ceil(((window + 1) * windowMs - at) / 1000))
-      return c.json({ detail: `Request was throttled. Expected available in ${retryAfter} seconds.` }, 429, {
-        'Retry-After': String(retryAfter),
-      })
+      throw new HttpError(429, `Request was throttled. Expected available in ${retryAfter} seconds.`, { 'Retry-After': String(retryAfter) })
     }
     await next()
   }

@@ -16,7 +16,7 @@ import type { World } from '../../world/types.js'
 import type { ServerContext } from '../context.js'
 import { InvalidStateError } from '../../errors/input.js'
 import { HttpError } from '../errors.js'
-import { readJsonBody } from '../request.js'
+import { parseBody, requireAddress } from '../request.js'
 import { buildStampCredential } from '../state/credentials.js'
 import { createEmptyState, parseState } from '../state/store.js'
 import { stateVersion, type ServerState, type StampRecord } from '../state/types.js'
@@ -147,28 +147,10 @@ const generateBody = z.strictObject({
   now: isoTimestampSchema.optional(),
 })
 
-async function body<S extends z.ZodType>(c: Context, schema: S): Promise<z.output<S>> {
-  const value = await readJsonBody(c.req.raw)
-  const result = schema.safeParse(value)
-  if (!result.success) {
-    throw new HttpError(
-      422,
-      result.error.issues.map((issue) => ({
-        loc: ['body', ...issue.path.map((key) => (typeof key === 'number' ? key : String(key)))],
-        msg: issue.message,
-        type: issue.code,
-      })),
-    )
-  }
-  return result.data
-}
-
 function queryAddress(c: Context): Address | undefined {
   const value = c.req.query('address')
   if (value === undefined) return undefined
-  const parsed = lowerAddress.safeParse(value)
-  if (!parsed.success) throw new HttpError(400, 'Invalid address.')
-  return parsed.data
+  return requireAddress(value)
 }
 
 const newHash = (): string => `v0.0.0:${randomBytes(32).toString('base64')}`
@@ -193,7 +175,7 @@ export function createAdminRoutes(ctx: ServerContext): Hono {
   app.put('/state', async (c) => {
     let next: ServerState
     try {
-      next = parseState(await body(c, z.looseObject({ version: z.union([z.literal(1), z.literal(stateVersion)]) })))
+      next = parseState(await parseBody(c, z.looseObject({ version: z.union([z.literal(1), z.literal(stateVersion)]) })))
     } catch (error) {
       if (error instanceof HttpError) throw error
       if (error instanceof InvalidStateError) {
@@ -213,7 +195,7 @@ export function createAdminRoutes(ctx: ServerContext): Hono {
   })
 
   app.post('/world', async (c) => {
-    const raw = await body(c, z.union([z.looseObject({ version: z.literal(1), wallets: z.array(z.unknown()) }), generateBody]))
+    const raw = await parseBody(c, z.union([z.looseObject({ version: z.literal(1), wallets: z.array(z.unknown()) }), generateBody]))
     let world: World
     try {
       if ('version' in raw) world = raw as unknown as World
@@ -235,7 +217,7 @@ export function createAdminRoutes(ctx: ServerContext): Hono {
   app.get('/scorers', (c) => c.json(store.state.scorers))
   app.put('/scorers/:id{[0-9]+}', async (c) => {
     const id = Number(c.req.param('id'))
-    const input = await body(c, scorerBody)
+    const input = await parseBody(c, scorerBody)
     const scorer = store.mutate((state) => {
       let found = state.scorers.find((candidate) => candidate.id === id)
       if (!found) {
@@ -276,7 +258,7 @@ export function createAdminRoutes(ctx: ServerContext): Hono {
   app.get('/api-keys', (c) => c.json(store.state.apiKeys))
   app.put('/api-keys/:key', async (c) => {
     const key = c.req.param('key')
-    const input = await body(c, apiKeyBody)
+    const input = await parseBody(c, apiKeyBody)
     const apiKey = store.mutate((state) => {
       let found = state.apiKeys.find((candidate) => candidate.key === key)
       if (!found) {
@@ -303,7 +285,7 @@ export function createAdminRoutes(ctx: ServerContext): Hono {
   app.get('/stamp-issuers', (c) => c.json(store.state.stampIssuers.map(({ did, trusted }) => ({ did, trusted }))))
   app.put('/stamp-issuers/:did', async (c) => {
     const did = c.req.param('did')
-    const input = await body(c, issuerBody)
+    const input = await parseBody(c, issuerBody)
     if (input.privateKey !== undefined && stampIssuerDid(input.privateKey as Hex) !== did) {
       throw new HttpError(422, [{ loc: ['body', 'privateKey'], msg: `Not the Ed25519 key of ${did}`, type: 'value_error' }])
     }
@@ -316,7 +298,7 @@ export function createAdminRoutes(ctx: ServerContext): Hono {
     return c.json({ did, trusted: input.trusted })
   })
   app.post('/stamp-issuers', async (c) => {
-    const input = await body(c, issuerBody)
+    const input = await parseBody(c, issuerBody)
     const privateKey = (input.privateKey ?? `0x${randomBytes(32).toString('hex')}`) as Hex
     const did = stampIssuerDid(privateKey)
     store.mutate((state) => {
@@ -327,12 +309,11 @@ export function createAdminRoutes(ctx: ServerContext): Hono {
 
   // ---- stamps -------------------------------------------------------------------------------
   app.get('/stamps/:address', (c) => {
-    const address = lowerAddress.safeParse(c.req.param('address'))
-    if (!address.success) throw new HttpError(400, 'Invalid address.')
-    return c.json(store.stampRecords(address.data))
+    const address = requireAddress(c.req.param('address'))
+    return c.json(store.stampRecords(address))
   })
   app.post('/stamps', async (c) => {
-    const input = await body(c, stampBody)
+    const input = await parseBody(c, stampBody)
     let stamp: unknown = input.stamp
     if (stamp === undefined) {
       const issuer = input.issuer
@@ -374,19 +355,18 @@ export function createAdminRoutes(ctx: ServerContext): Hono {
     return c.json(record, 201)
   })
   app.delete('/stamps/:address', (c) => {
-    const address = lowerAddress.safeParse(c.req.param('address'))
-    if (!address.success) throw new HttpError(400, 'Invalid address.')
+    const address = requireAddress(c.req.param('address'))
     const provider = c.req.query('provider')
     const deleted = provider
-      ? store.deleteStamps(address.data, [provider])
-      : store.deleteStamps(address.data, store.stampRecords(address.data).map((record) => record.provider))
+      ? store.deleteStamps(address, [provider])
+      : store.deleteStamps(address, store.stampRecords(address).map((record) => record.provider))
     return c.json({ deleted: deleted.map((record) => record.id) })
   })
 
   // ---- dedup claims -------------------------------------------------------------------------
   app.get('/claims/:scorer_id{[0-9]+}', (c) => c.json(store.state.claims[c.req.param('scorer_id')] ?? {}))
   app.put('/claims', async (c) => {
-    const input = await body(c, claimBody)
+    const input = await parseBody(c, claimBody)
     const claim = { owner: input.owner, expiresAt: Date.parse(input.expiresAt) }
     store.mutate((state) => {
       ;(state.claims[input.scorerId] ??= {})[input.hash] = claim
@@ -400,7 +380,7 @@ export function createAdminRoutes(ctx: ServerContext): Hono {
     return c.json(address ? store.verifications(address) : store.state.verifications)
   })
   app.post('/verifications', async (c) => {
-    const input = await body(c, verificationBody)
+    const input = await parseBody(c, verificationBody)
     const source = input.source ?? 'hub'
     const legacy = source === 'legacy-store'
     const issuedAt = input.issuedAt ?? nowSeconds()
@@ -450,7 +430,7 @@ export function createAdminRoutes(ctx: ServerContext): Hono {
     return c.json(address ? store.attestations(address) : store.state.attestations)
   })
   app.post('/attestations', async (c) => {
-    const input = await body(c, attestationBody)
+    const input = await parseBody(c, attestationBody)
     const row = {
       attestationId: (input.attestationId ?? `0x${(0x10000 + store.state.attestations.length).toString(16)}`) as `0x${string}`,
       address: input.address,
@@ -484,7 +464,7 @@ export function createAdminRoutes(ctx: ServerContext): Hono {
     return c.json({ deleted: removed })
   })
   app.post('/clean-hands-sbts', async (c) => {
-    const input = await body(c, cleanHandsSbtBody)
+    const input = await parseBody(c, cleanHandsSbtBody)
     const issuedAt = input.issuedAt ?? nowSeconds()
     const sbt = {
       chain: input.chain,
@@ -505,23 +485,22 @@ export function createAdminRoutes(ctx: ServerContext): Hono {
 
   // ---- model scores, stakes, terms ------------------------------------------------------------
   app.put('/model-scores/:address', async (c) => {
-    const address = lowerAddress.safeParse(c.req.param('address'))
-    if (!address.success) throw new HttpError(400, 'Invalid address.')
-    const input = await body(c, modelScoresBody)
+    const address = requireAddress(c.req.param('address'))
+    const input = await parseBody(c, modelScoresBody)
     const scores = store.mutate((state) => {
-      const entry = { ...(state.modelScores[address.data] ?? {}) }
+      const entry = { ...(state.modelScores[address] ?? {}) }
       for (const [model, score] of Object.entries(input)) {
         if (score === null) delete entry[model as keyof typeof entry]
         else entry[model as keyof typeof entry] = score
       }
-      if (Object.keys(entry).length) state.modelScores[address.data] = entry
-      else delete state.modelScores[address.data]
+      if (Object.keys(entry).length) state.modelScores[address] = entry
+      else delete state.modelScores[address]
       return entry
     })
     return c.json(scores)
   })
   app.post('/stakes', async (c) => {
-    const input = await body(c, stakeBody)
+    const input = await parseBody(c, stakeBody)
     const lockTime = input.lock_time ?? new Date(ctx.now()).toISOString()
     const stake = {
       chain: input.chain ?? 10,
@@ -549,7 +528,7 @@ export function createAdminRoutes(ctx: ServerContext): Hono {
     return c.json({ deleted: removed })
   })
   app.post('/round-stakes', async (c) => {
-    const input = await body(c, roundStakeBody)
+    const input = await parseBody(c, roundStakeBody)
     const record = {
       address: input.address,
       roundId: input.roundId,
@@ -563,7 +542,7 @@ export function createAdminRoutes(ctx: ServerContext): Hono {
     return c.json(record, 201)
   })
   app.post('/terms', async (c) => {
-    const input = await body(c, termsBody)
+    const input = await parseBody(c, termsBody)
     const acceptance = { tosType: input.tosType ?? 'IST', address: input.address, acceptedAt: input.acceptedAt ?? new Date(ctx.now()).toISOString() }
     store.mutate((state) => {
       state.tosAcceptances = state.tosAcceptances.filter((entry) => !(entry.address === acceptance.address && entry.tosType === acceptance.tosType))

@@ -10,7 +10,8 @@ import type { AttestationListingPage, AttestationPage } from '../../schemas/atte
 import { queryIntegerSchema } from '../../schemas/common.js'
 import type { AttestationRow } from '../../world/types.js'
 import type { ServerContext } from '../context.js'
-import { errorResponse, parseRequest } from '../auth/respond.js'
+import { answerError, HttpError } from '../errors.js'
+import { parseQuery } from '../request.js'
 
 /** Rows per page when `size` is not given (the public index's page size). */
 export const defaultAttestationPageSize = 10
@@ -130,6 +131,7 @@ export function pageAttestationListing(
 /** The E8 route and the listing over a function returning the index rows; mount under the index base (`/attestation-index`). */
 export function createAttestationIndexApp(source: { attestations: () => readonly AttestationRow[]; revision?: () => number }): Hono {
   const app = new Hono()
+  app.onError(answerError)
   // The listing sorts every attestation: once per revision of the rows.
   let listed: { rows: readonly AttestationRow[]; revision: number | undefined; sorted: AttestationRow[] } | undefined
   const listing = () => {
@@ -141,18 +143,16 @@ export function createAttestationIndexApp(source: { attestations: () => readonly
     return listed.sorted
   }
   app.get('/api/index/attestations', (c) => {
-    const query = parseRequest(attestationListingQuerySchema, c.req.query(), 'query', 'plain')
-    if (!query.success) return query.response
-    return c.json(pageAttestationListing(listing(), query.data))
+    const query = parseQuery(c, attestationListingQuerySchema, 'plain')
+    return c.json(pageAttestationListing(listing(), query))
   })
   app.get('/api/scan/addresses/:address/attestations', (c) => {
     const address = c.req.param('address')
     if (!addressPattern.test(address)) {
-      return errorResponse(400, 'Invalid address: expected 0x followed by 40 hex characters.')
+      throw new HttpError(400, 'Invalid address: expected 0x followed by 40 hex characters.')
     }
-    const query = parseRequest(attestationIndexQuerySchema, c.req.query(), 'query', 'plain')
-    if (!query.success) return query.response
-    return c.json(pageAttestations(source.attestations(), { address, ...query.data }))
+    const query = parseQuery(c, attestationIndexQuerySchema, 'plain')
+    return c.json(pageAttestations(source.attestations(), { address, ...query }))
   })
   return app
 }

@@ -44,7 +44,8 @@ import {
 import { blockToTime, timeToBlock, type ChainTimeBase } from '../../world/chain-time.js'
 import type { AttestationRow, CleanHandsSbt, Verification } from '../../world/types.js'
 import type { ServerContext } from '../context.js'
-import { errorResponse, parseRequest } from '../auth/respond.js'
+import { answerError, HttpError } from '../errors.js'
+import { parseQuery } from '../request.js'
 
 // ---------------------------------------------------------------------------------------------
 // Time: blocks and seconds (the chain clock is the world's: src/world/chain-time.ts)
@@ -352,19 +353,19 @@ export type HumanIdSource = {
  */
 export function createHumanIdApp(source: HumanIdSource): Hono {
   const app = new Hono()
+  app.onError(answerError)
 
   app.get('/sybil-resistance/:credential/:network', (c) => {
     const credential = humanIdCredentialSchema.safeParse(c.req.param('credential'))
-    if (!credential.success) return errorResponse(404, 'Not Found')
+    if (!credential.success) throw new HttpError(404, 'Not Found')
     const network = humanIdNetworkSchema.safeParse(c.req.param('network'))
     if (!network.success) {
-      return errorResponse(400, `Unsupported network "${c.req.param('network').slice(0, 40)}": use optimism or base-sepolia.`)
+      throw new HttpError(400, `Unsupported network "${c.req.param('network').slice(0, 40)}": use optimism or base-sepolia.`)
     }
-    const query = parseRequest(verificationQuerySchema, c.req.query(), 'query', 'plain')
-    if (!query.success) return query.response
+    const query = parseQuery(c, verificationQuerySchema, 'plain')
     const verdict = evaluateVerification(
-      source.verifications().filter((record) => record.address.toLowerCase() === query.data.user.toLowerCase()),
-      { credential: credential.data, network: network.data, actionId: query.data.actionId, at: toSeconds(source.now()) },
+      source.verifications().filter((record) => record.address.toLowerCase() === query.user.toLowerCase()),
+      { credential: credential.data, network: network.data, actionId: query.actionId, at: toSeconds(source.now()) },
     )
     const body: VerificationResult = verdict.valid ? { result: true, expirationDate: verdict.expirationDate ?? neverExpires } : { result: false }
     return c.json(body)
@@ -372,33 +373,31 @@ export function createHumanIdApp(source: HumanIdSource): Hono {
 
   app.get('/voting-strategies/sybil-resistance/:credential', (c) => {
     const credential = humanIdCredentialSchema.safeParse(c.req.param('credential'))
-    if (!credential.success) return errorResponse(404, 'Not Found')
-    const query = parseRequest(votingStrategyQuerySchema, c.req.query(), 'query', 'plain')
-    if (!query.success) return query.response
-    const network = votingStrategyNetworks[query.data.network]
+    if (!credential.success) throw new HttpError(404, 'Not Found')
+    const query = parseQuery(c, votingStrategyQuerySchema, 'plain')
+    const network = votingStrategyNetworks[query.network]
     if (!network) {
-      return errorResponse(
+      throw new HttpError(
         400,
-        `Unsupported network ${query.data.network}: this server answers for chain ids ${optimismChainId} (optimism) and ${baseSepoliaChainId} (base-sepolia).`,
+        `Unsupported network ${query.network}: this server answers for chain ids ${optimismChainId} (optimism) and ${baseSepoliaChainId} (base-sepolia).`,
       )
     }
-    const snapshot = resolveSnapshotTime(query.data.snapshot, { now: toSeconds(source.now()), base: source.chain(network) })
-    if (!snapshot.ok) return errorResponse(400, snapshot.detail)
+    const snapshot = resolveSnapshotTime(query.snapshot, { now: toSeconds(source.now()), base: source.chain(network) })
+    if (!snapshot.ok) throw new HttpError(400, snapshot.detail)
     return c.json(
       scoreVotingStrategy(source.verifications(), {
         credential: credential.data,
         network,
-        actionId: query.data.actionId,
-        addresses: query.data.addresses,
+        actionId: query.actionId,
+        addresses: query.addresses,
         at: snapshot.time,
       }),
     )
   })
 
   app.get('/attestation/sbts/clean-hands', async (c) => {
-    const query = parseRequest(cleanHandsQuerySchema, c.req.query(), 'query', 'plain')
-    if (!query.success) return query.response
-    const { address, actionId } = query.data
+    const query = parseQuery(c, cleanHandsQuerySchema, 'plain')
+    const { address, actionId } = query
     const verdict = evaluateCleanHands(
       { attestations: source.attestations(), cleanHandsSbts: source.cleanHandsSbts() },
       { address, actionId, now: toSeconds(source.now()) },

@@ -15,7 +15,7 @@ import { isValidAddress } from '../../utils/address.js'
 import type { ServerContext } from '../context.js'
 import { HttpError } from '../errors.js'
 import type { ApiKeyVariables } from '../middleware/api-key.js'
-import { parseQuery, readJsonBody, requireAddress, requireScorerId, validationError } from '../request.js'
+import { parseInput, parseQuery, readJsonBody, requireAddress, requireScorerId } from '../request.js'
 import { toEvidence } from '../scoring.js'
 import type { Scorer, Submission } from '../state/types.js'
 import { readIncludeMetadata, readStampLimit, stampPage } from './stamp-pages.js'
@@ -86,9 +86,7 @@ export function createRegistryRoutes(ctx: ServerContext): Hono<{ Variables: ApiK
     if (raw && typeof raw === 'object' && typeof raw.address === 'string' && !isValidAddress(raw.address)) {
       throw new HttpError(400, 'Invalid address.')
     }
-    const parsed = submitPassportBodySchema.safeParse(body)
-    if (!parsed.success) throw validationError(parsed.error, body, 'body')
-    const { address, scorer_id: scorerId, signature, nonce } = parsed.data
+    const { address, scorer_id: scorerId, signature, nonce } = parseInput(submitPassportBodySchema, body, 'body')
     const scorer = store.scorer(requireScorerId(scorerId, 'body'))
     if (signature) {
       if (!nonce) throw new HttpError(400, 'A nonce is required with a signature.')

@@ -40,9 +40,9 @@ import type { ValidationErrorItem } from '../../schemas/common.js'
 import { isValidAddress } from '../../utils/address.js'
 import type { ServerContext } from '../context.js'
 import { readCredentialFacts } from '../scoring.js'
-import { HttpError } from '../errors.js'
+import { answerError, HttpError } from '../errors.js'
 import { bearerAuth, issueAccessToken, type BearerVariables } from '../auth/jwt.js'
-import { errorResponse, parseRequest, readJsonBody } from '../auth/respond.js'
+import { parseBody, parseQuery } from '../request.js'
 import { defaultSiweDomains, verifySignIn, verifyWalletSignature, type SiweChainClient } from '../auth/siwe.js'
 
 /** The terms-of-service types the cache knows (docs/interface.md §3: `IST` is the one in use). */
@@ -72,24 +72,26 @@ type Env = StampCacheEnv
 
 const forbiddenDetail = 'The address does not match the address you signed in with.'
 
-function fromHttpError(error: unknown): Response {
-  if (error instanceof HttpError) return errorResponse(error.status, error.detail, error.headers)
-  throw error
-}
-
-/** The path address, checked (400) and matched against the token's (403). */
-function ownPathAddress(c: Context<Env>): { address: Address } | { response: Response } {
+/**
+ * The path address, checked and matched against the token's.
+ *
+ * @throws {HttpError} 400 for a malformed address, 403 for another address than the token's.
+ */
+function ownPathAddress(c: Context<Env>): Address {
   const value = c.req.param('address') ?? ''
-  if (!isValidAddress(value)) return { response: errorResponse(400, 'Invalid address.') }
-  if (value.toLowerCase() !== c.var.address) return { response: errorResponse(403, forbiddenDetail) }
-  return { address: c.var.address }
+  if (!isValidAddress(value)) throw new HttpError(400, 'Invalid address.')
+  if (value.toLowerCase() !== c.var.address) throw new HttpError(403, forbiddenDetail)
+  return c.var.address
 }
 
-/** Refuses (403) a bulk payload naming another address than the token's. */
-function checkPayloadAddresses(items: ReadonlyArray<{ address?: string | null | undefined }>, owner: Address): Response | undefined {
+/**
+ * Refuses a bulk payload naming another address than the token's.
+ *
+ * @throws {HttpError} 403 naming the first such item.
+ */
+function checkPayloadAddresses(items: ReadonlyArray<{ address?: string | null | undefined }>, owner: Address): void {
   const index = items.findIndex((item) => item.address !== undefined && item.address !== null && item.address.toLowerCase() !== owner)
-  if (index === -1) return undefined
-  return errorResponse(403, `Item ${index}: ${forbiddenDetail}`)
+  if (index !== -1) throw new HttpError(403, `Item ${index}: ${forbiddenDetail}`)
 }
 
 /** The InternalScore of the address (D1, D2, D7, D8): the v2 score record of the store's scoring. */
@@ -98,9 +100,9 @@ function internalScore(ctx: ServerContext, address: Address, alternateScorerId?:
   return { ...record }
 }
 
-function tosTypeError(tosType: string): Response | undefined {
-  if (tosTypes.includes(tosType)) return undefined
-  return errorResponse(400, `Unknown terms of service type "${tosType.slice(0, 40)}": use ${tosTypes.join(', ')}.`)
+/** @throws {HttpError} 400 for a terms type the cache does not know. */
+function checkTosType(tosType: string): void {
+  if (!tosTypes.includes(tosType)) throw new HttpError(400, `Unknown terms of service type "${tosType.slice(0, 40)}": use ${tosTypes.join(', ')}.`)
 }
 
 const bulkWriteSchema = cacheStampPayloadListSchema
@@ -114,8 +116,10 @@ const problemMessages = {
 /**
  * Checks the stamps of a bulk write: each is a readable credential for the token's address (403),
  * of the item's provider, with a proof that verifies (422 listing every bad item).
+ *
+ * @throws {HttpError} 403 or 422.
  */
-function checkWrittenStamps(ctx: ServerContext, items: readonly CacheStampPayload[], owner: Address): Response | undefined {
+function checkWrittenStamps(ctx: ServerContext, items: readonly CacheStampPayload[], owner: Address): void {
   const problems: ValidationErrorItem[] = []
   for (const [index, item] of items.entries()) {
     if (item.stamp === undefined || item.stamp === null) continue
@@ -125,7 +129,7 @@ function checkWrittenStamps(ctx: ServerContext, items: readonly CacheStampPayloa
       continue
     }
     if (facts.subject !== owner) {
-      return errorResponse(403, `Item ${index}: the credential's subject is ${facts.subject}, not the address you signed in with.`)
+      throw new HttpError(403, `Item ${index}: the credential's subject is ${facts.subject}, not the address you signed in with.`)
     }
     if (facts.provider !== item.provider) {
       problems.push({ loc: ['body', index, 'provider'], msg: `The item's provider "${item.provider.slice(0, 60)}" is not the credential's ("${facts.provider.slice(0, 60)}").`, type: 'value_error' })
@@ -134,7 +138,7 @@ function checkWrittenStamps(ctx: ServerContext, items: readonly CacheStampPayloa
     const problem = ctx.store.checkStampProof(item.stamp)
     if (problem) problems.push({ loc: ['body', index, 'stamp', 'proof'], msg: problemMessages[problem], type: 'value_error' })
   }
-  return problems.length ? errorResponse(422, problems) : undefined
+  if (problems.length) throw new HttpError(422, problems)
 }
 
 /**
@@ -146,6 +150,7 @@ function checkWrittenStamps(ctx: ServerContext, items: readonly CacheStampPayloa
  */
 export function createStampCacheRoutes(ctx: ServerContext): Hono<StampCacheEnv> {
   const app = new Hono<Env>()
+  app.onError(answerError)
   const chainClient: SiweChainClient | undefined = ctx.config.chainClient ? toPublicClient(ctx.config.chainClient) : undefined
   const nonceTtlMs = (): number => ctx.config.nonceTtlMs ?? defaultNonceTtlMs
   const secret = (): string => ctx.config.jwtSecret
@@ -160,12 +165,9 @@ export function createStampCacheRoutes(ctx: ServerContext): Hono<StampCacheEnv> 
 
   // D13
   app.post('/stamp-cache/authenticate/v2', async (c) => {
-    const raw = await readJsonBody(c.req.raw)
-    if (!raw.success) return raw.response
-    const body = parseRequest(signInSubmitSchema, raw.data, 'body')
-    if (!body.success) return body.response
+    const body = await parseBody(c, signInSubmitSchema)
     const result = await verifySignIn({
-      submission: body.data,
+      submission: body,
       now: ctx.now(),
       domains: ctx.config.siweDomains ?? defaultSiweDomains,
       consumeNonce: (nonce) => ctx.store.consumeNonce('siwe', nonce, { purpose: 'siwe' }) ?? 'ok',
@@ -173,7 +175,7 @@ export function createStampCacheRoutes(ctx: ServerContext): Hono<StampCacheEnv> 
     })
     if (!result.ok) {
       const headers: Record<string, string> = result.status === 401 ? { 'www-authenticate': 'SIWE realm="personhood"' } : {}
-      return errorResponse(result.status, result.detail, headers)
+      throw new HttpError(result.status, result.detail, headers)
     }
     const access = await issueAccessToken({ address: result.address, secret: secret(), now: ctx.now() })
     const answer: AccessToken = { access }
@@ -184,18 +186,13 @@ export function createStampCacheRoutes(ctx: ServerContext): Hono<StampCacheEnv> 
 
   // D5
   app.get('/stamp-cache/weights', (c) => {
-    try {
-      return c.json(ctx.store.weights())
-    } catch (error) {
-      return fromHttpError(error)
-    }
+    return c.json(ctx.store.weights())
   })
 
   // D6
   app.get('/stamp-cache/stamp', (c) => {
-    const query = parseRequest(cachedStampQuerySchema, c.req.query(), 'query')
-    if (!query.success) return query.response
-    const answer: StampsResponse = { success: true, stamps: ctx.store.cachedStamps(query.data.address) }
+    const query = parseQuery(c, cachedStampQuerySchema)
+    const answer: StampsResponse = { success: true, stamps: ctx.store.cachedStamps(query.address) }
     return c.json(answer)
   })
 
@@ -207,37 +204,28 @@ export function createStampCacheRoutes(ctx: ServerContext): Hono<StampCacheEnv> 
   app.use('/stamp-cache/tos/*', auth)
 
   const writeStamps = async (c: Context<Env>, mode: 'post' | 'patch') => {
-    const raw = await readJsonBody(c.req.raw)
-    if (!raw.success) return raw.response
-    const body = parseRequest(bulkWriteSchema, raw.data, 'body')
-    if (!body.success) return body.response
+    const body = await parseBody(c, bulkWriteSchema)
     const owner = c.var.address
-    const forbidden = checkPayloadAddresses(body.data, owner)
-    if (forbidden) return forbidden
-    const refused = checkWrittenStamps(ctx, body.data, owner)
-    if (refused) return refused
+    checkPayloadAddresses(body, owner)
+    checkWrittenStamps(ctx, body, owner)
     if (mode === 'post') {
-      const missing: ValidationErrorItem[] = body.data.flatMap((item: CacheStampPayload, index: number) =>
+      const missing: ValidationErrorItem[] = body.flatMap((item: CacheStampPayload, index: number) =>
         item.stamp === undefined || item.stamp === null ? [{ loc: ['body', index, 'stamp'], msg: 'Field required', type: 'missing' }] : [],
       )
-      if (missing.length > 0) return errorResponse(422, missing)
+      if (missing.length > 0) throw new HttpError(422, missing)
     }
-    try {
-      const stamps =
-        mode === 'post'
-          ? ctx.store.addStamps(
-              owner,
-              body.data.map((item) => ({ provider: item.provider, stamp: item.stamp })),
-            )
-          : ctx.store.patchStamps(
-              owner,
-              body.data.map((item) => (item.stamp === undefined ? { provider: item.provider } : { provider: item.provider, stamp: item.stamp })),
-            )
-      const answer: StampsWithScoreResponse = { success: true, stamps, score: internalScore(ctx, owner) }
-      return c.json(answer, mode === 'post' ? 201 : 200)
-    } catch (error) {
-      return fromHttpError(error)
-    }
+    const stamps =
+      mode === 'post'
+        ? ctx.store.addStamps(
+            owner,
+            body.map((item) => ({ provider: item.provider, stamp: item.stamp })),
+          )
+        : ctx.store.patchStamps(
+            owner,
+            body.map((item) => (item.stamp === undefined ? { provider: item.provider } : { provider: item.provider, stamp: item.stamp })),
+          )
+    const answer: StampsWithScoreResponse = { success: true, stamps, score: internalScore(ctx, owner) }
+    return c.json(answer, mode === 'post' ? 201 : 200)
   }
 
   // D1, D2
@@ -246,57 +234,36 @@ export function createStampCacheRoutes(ctx: ServerContext): Hono<StampCacheEnv> 
 
   // D3
   app.delete('/stamp-cache/stamps/bulk', async (c) => {
-    const raw = await readJsonBody(c.req.raw)
-    if (!raw.success) return raw.response
-    const body = parseRequest(deleteStampPayloadListSchema, raw.data, 'body')
-    if (!body.success) return body.response
+    const body = await parseBody(c, deleteStampPayloadListSchema)
     const owner = c.var.address
-    const forbidden = checkPayloadAddresses(body.data, owner)
-    if (forbidden) return forbidden
+    checkPayloadAddresses(body, owner)
     const deleted = ctx.store.deleteStamps(
       owner,
-      body.data.map((item) => item.provider),
+      body.map((item) => item.provider),
     )
-    if (deleted.length === 0) return errorResponse(404, 'Unable to find stamp to delete.')
+    if (deleted.length === 0) throw new HttpError(404, 'Unable to find stamp to delete.')
     const answer: StampsResponse = { success: true, stamps: ctx.store.cachedStamps(owner) }
     return c.json(answer)
   })
 
   // D4
   app.patch('/stamp-cache/stamps/bulk/meta/store-db', async (c) => {
-    const raw = await readJsonBody(c.req.raw)
-    if (!raw.success) return raw.response
-    const body = parseRequest(saveStatusPayloadListSchema, raw.data, 'body')
-    if (!body.success) return body.response
-    return c.json({ updated: ctx.store.updateSaveStatus(c.var.address, body.data) })
+    const body = await parseBody(c, saveStatusPayloadListSchema)
+    return c.json({ updated: ctx.store.updateSaveStatus(c.var.address, body) })
   })
 
   // D7
   app.get('/stamp-cache/score/:address', (c) => {
     const own = ownPathAddress(c)
-    if ('response' in own) return own.response
-    const query = parseRequest(internalScoreQuerySchema, c.req.query(), 'query')
-    if (!query.success) return query.response
-    try {
-      return c.json(internalScore(ctx, own.address, query.data.alternate_scorer_id))
-    } catch (error) {
-      return fromHttpError(error)
-    }
+    const query = parseQuery(c, internalScoreQuerySchema)
+    return c.json(internalScore(ctx, own, query.alternate_scorer_id))
   })
 
   // D8
   app.post('/stamp-cache/score/:address', async (c) => {
     const own = ownPathAddress(c)
-    if ('response' in own) return own.response
-    const raw = await readJsonBody(c.req.raw)
-    if (!raw.success) return raw.response
-    const body = parseRequest(calcScorePayloadSchema, raw.data, 'body')
-    if (!body.success) return body.response
-    try {
-      return c.json(internalScore(ctx, own.address, body.data.alternate_scorer_id))
-    } catch (error) {
-      return fromHttpError(error)
-    }
+    const body = await parseBody(c, calcScorePayloadSchema)
+    return c.json(internalScore(ctx, own, body.alternate_scorer_id))
   })
 
   // D9
@@ -308,55 +275,46 @@ export function createStampCacheRoutes(ctx: ServerContext): Hono<StampCacheEnv> 
   // D10
   app.get('/stamp-cache/tos/accepted/:tos_type/:address', (c) => {
     const tosType = c.req.param('tos_type')
-    const invalid = tosTypeError(tosType)
-    if (invalid) return invalid
+    checkTosType(tosType)
     const own = ownPathAddress(c)
-    if ('response' in own) return own.response
-    return c.json({ accepted: ctx.store.tosAccepted(tosType, own.address) })
+    return c.json({ accepted: ctx.store.tosAccepted(tosType, own) })
   })
 
   // D11
   app.get('/stamp-cache/tos/message-to-sign/:tos_type/:address', (c) => {
     const tosType = c.req.param('tos_type')
-    const invalid = tosTypeError(tosType)
-    if (invalid) return invalid
+    checkTosType(tosType)
     const own = ownPathAddress(c)
-    if ('response' in own) return own.response
-    const nonce = ctx.store.issueNonce('tos', { ttlMs: nonceTtlMs(), address: own.address, purpose: tosType })
-    return c.json({ text: tosMessage(tosType, own.address, nonce), nonce })
+    const nonce = ctx.store.issueNonce('tos', { ttlMs: nonceTtlMs(), address: own, purpose: tosType })
+    return c.json({ text: tosMessage(tosType, own, nonce), nonce })
   })
 
   // D12
   app.post('/stamp-cache/tos/signed-message/:tos_type/:address', async (c) => {
     const tosType = c.req.param('tos_type')
-    const invalid = tosTypeError(tosType)
-    if (invalid) return invalid
+    checkTosType(tosType)
     const own = ownPathAddress(c)
-    if ('response' in own) return own.response
-    const raw = await readJsonBody(c.req.raw)
-    if (!raw.success) return raw.response
-    const body = parseRequest(tosSignedSchema, raw.data, 'body')
-    if (!body.success) return body.response
-    if (body.data.tos_type !== tosType) {
-      return errorResponse(400, `tos_type "${body.data.tos_type.slice(0, 40)}" does not match the path (${tosType}).`)
+    const body = await parseBody(c, tosSignedSchema)
+    if (body.tos_type !== tosType) {
+      throw new HttpError(400, `tos_type "${body.tos_type.slice(0, 40)}" does not match the path (${tosType}).`)
     }
-    const expect = { address: own.address, purpose: tosType }
-    const nonceFailure = ctx.store.checkNonce('tos', body.data.nonce, expect)
-    if (nonceFailure) return errorResponse(400, nonceDetail(nonceFailure))
+    const expect = { address: own, purpose: tosType }
+    const nonceFailure = ctx.store.checkNonce('tos', body.nonce, expect)
+    if (nonceFailure) throw new HttpError(400, nonceDetail(nonceFailure))
     const check = await verifyWalletSignature({
-      address: own.address,
-      messages: [tosMessage(tosType, own.address, body.data.nonce)],
-      signature: body.data.signature as Hex,
+      address: own,
+      messages: [tosMessage(tosType, own, body.nonce)],
+      signature: body.signature as Hex,
       chainClient,
     })
     if (!check.valid) {
-      return check.reason === 'chain-unavailable'
-        ? errorResponse(503, 'Could not check the smart-contract wallet signature: the chain is unavailable.')
-        : errorResponse(400, 'Invalid signature: the terms were not signed by the address.')
+      throw check.reason === 'chain-unavailable'
+        ? new HttpError(503, 'Could not check the smart-contract wallet signature: the chain is unavailable.')
+        : new HttpError(400, 'Invalid signature: the terms were not signed by the address.')
     }
-    const consumed = ctx.store.consumeNonce('tos', body.data.nonce, expect)
-    if (consumed) return errorResponse(400, nonceDetail(consumed))
-    ctx.store.acceptTos(tosType, own.address, ctx.now())
+    const consumed = ctx.store.consumeNonce('tos', body.nonce, expect)
+    if (consumed) throw new HttpError(400, nonceDetail(consumed))
+    ctx.store.acceptTos(tosType, own, ctx.now())
     return c.body(null, 200)
   })
 

@@ -44,6 +44,9 @@ const submissionResult = z.object({
   error: z.string().nullable(),
 })
 
+/** An API key of the state (and of `createServer({ apiKeys })`). */
+export const apiKeySchema = z.object({ key: z.string().min(1), name: z.string(), tier: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)]), historyAllowlisted: z.boolean() })
+
 /** A saved server state (version {@link stateVersion}). */
 export const serverStateSchema = z.object({
   version: z.literal(stateVersion),
@@ -70,7 +73,7 @@ export const serverStateSchema = z.object({
       weights: z.record(z.string(), z.string().regex(/^\d+(\.\d+)?$/, 'Expected a decimal string')),
     }),
   ),
-  apiKeys: z.array(z.object({ key: z.string().min(1), name: z.string(), tier: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)]), historyAllowlisted: z.boolean() })),
+  apiKeys: z.array(apiKeySchema),
   stamps: z.record(
     z.string(),
     z.array(

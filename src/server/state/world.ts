@@ -8,6 +8,7 @@ import type { World } from '../../world/types.js'
 import { buildStampCredential } from './credentials.js'
 import { createEmptyState, Store } from './store.js'
 import type { ModelScores, ServerState, StampRecord } from './types.js'
+import { InvalidParameterError } from '../../errors/input.js'
 
 /** Options of {@link stateFromWorld}. */
 export type StateFromWorldOptions = {
@@ -47,7 +48,7 @@ export function stateFromWorld(world: World, options: StateFromWorldOptions = {}
     const records: StampRecord[] = []
     for (const stamp of wallet.stamps) {
       const key = issuerKeys.get(stamp.issuer)
-      if (!key) throw new TypeError(`World stamp of ${wallet.address} names an unknown issuer ${stamp.issuer}.`)
+      if (!key) throw new InvalidParameterError({ parameter: 'world', reason: `World stamp of ${wallet.address} names an unknown issuer ${stamp.issuer}.` })
       records.push({
         id: nextId++,
         address: wallet.address,
