@@ -78,21 +78,23 @@ export function describeEndpointMatrix(title: string, cases: EndpointCase[]): vo
           c.expectSuccess(result)
         })
 
-        const statusCases: [string, number, unknown, new (...args: never[]) => Error][] = [
-          ['400', 400, { detail: 'Invalid address' }, InvalidRequestError],
-          ['401', 401, { detail: 'Invalid API Key.' }, AuthenticationError],
-          ['403', 403, { error: 'Forbidden', message: 'Not allowlisted' }, PermissionDeniedError],
-          ['404', 404, { detail: 'Not found.' }, NotFoundError],
-          ['422', 422, { detail: [{ loc: ['query', 'x'], msg: 'field required', type: 'missing' }] }, InvalidRequestError],
+        // Each status with the body shape the public services answer it with, and the message the
+        // error must carry: that body's, read the one way (`readErrorMessage`).
+        const statusCases: [string, number, unknown, new (...args: never[]) => Error, string][] = [
+          ['400', 400, { detail: 'Invalid address' }, InvalidRequestError, 'Invalid address'],
+          ['401', 401, { detail: 'Invalid API Key.' }, AuthenticationError, 'Invalid API Key.'],
+          ['403', 403, { error: 'Forbidden', message: 'Not allowlisted' }, PermissionDeniedError, 'Forbidden: Not allowlisted'],
+          ['404', 404, { detail: 'Not found.' }, NotFoundError, 'Not found.'],
+          ['422', 422, { detail: [{ loc: ['query', 'x'], msg: 'field required', type: 'missing' }] }, InvalidRequestError, 'query.x: field required'],
         ]
-        for (const [key, status, body, ErrorClass] of statusCases) {
+        for (const [key, status, body, ErrorClass, message] of statusCases) {
           if (c.skip?.includes(key as '400')) continue
           test(`${status} is a ${ErrorClass.name} with the server's message`, async () => {
             intercept(c).reply(status, body as nock.Body)
             const error = (await failure(c.call(fastTransport))) as HttpRequestError
             expect(error).toBeInstanceOf(ErrorClass)
             expect(error.status).toBe(status)
-            expect(error.serverMessage).toMatch(/Invalid address|Invalid API Key|Not allowlisted|Not found|field required/)
+            expect(error.serverMessage).toBe(message)
           })
         }
 
