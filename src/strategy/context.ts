@@ -10,6 +10,10 @@ import { InvalidParameterError } from '../errors/input.js'
 import { StrategyOptionsError } from '../errors/strategy.js'
 import { createPassportClient, type PassportClient } from '../clients/passport.js'
 import { createRegistryClient, type RegistryClient } from '../clients/registry.js'
+import type { AttestationIndexClient } from '../clients/attestation-index.js'
+import type { HumanIdClient } from '../clients/human-id.js'
+import type { BlockClock } from '../chain/block-at-time.js'
+import type { ChainClient } from '../chain/provider.js'
 import type { RateLimiter, RateLimitTier } from '../http/rate-limit.js'
 import { defaultSleep, type Sleep } from '../http/sleep.js'
 import { createStrategyCache, type StrategyCache } from './cache.js'
@@ -39,6 +43,25 @@ export type PassportAccess = {
   rateLimiter?: RateLimiter | false | undefined
 }
 
+/** Access to Human ID: the hub chain (Optimism) and the services, as the operator configures them. */
+export type HumanIdAccess = {
+  /**
+   * The hub chain (Optimism; Base Sepolia for a sandbox space): a viem client, an ethers or EIP-1193
+   * provider, or a JSON-RPC URL. Needed when the space's network is another chain; when the space
+   * is on the hub chain, its own provider is used.
+   */
+  hubChain?: ChainClient | string | undefined
+  /**
+   * The hub chain's block clock, to find its block at the snapshot's time. Default Optimism's since
+   * Bedrock (Base Sepolia's for a sandbox space); a local or test chain passes its own.
+   */
+  hubClock?: BlockClock | undefined
+  /** The Human ID API (E1-E7, `source: api`). Default `https://api.holonym.io`. */
+  baseUrl?: string | undefined
+  /** The attestation index (clean hands). Default `https://mainnet-rpc.sign.global`. */
+  attestationIndexBaseUrl?: string | undefined
+}
+
 /**
  * Everything a strategy call may be given besides its options. All optional.
  *
@@ -53,8 +76,16 @@ export type StrategyContext = {
   /** The fetch of every HTTP request of clients built from this context. Default: global fetch. */
   fetch?: typeof fetch | undefined
   passport?: PassportAccess | undefined
-  /** Ready clients to use instead of building them from `passport` (their hosts and keys are theirs). */
-  clients?: { passport?: PassportClient | undefined; registry?: RegistryClient | undefined } | undefined
+  humanId?: HumanIdAccess | undefined
+  /** Ready clients to use instead of building them from `passport` and `humanId` (their hosts and keys are theirs). */
+  clients?:
+    | {
+        passport?: PassportClient | undefined
+        registry?: RegistryClient | undefined
+        humanId?: HumanIdClient | undefined
+        attestationIndex?: AttestationIndexClient | undefined
+      }
+    | undefined
   /** The cache shared across calls; `false` for none. Default: one in-memory cache per strategy instance. */
   cache?: StrategyCache | false | undefined
   /** The clock, Unix ms. Default Date.now. */
@@ -75,8 +106,9 @@ export type StrategyEnvironment = Readonly<Record<string, string | undefined>>
 /**
  * Reads a {@link StrategyContext} from environment variables: `PASSPORT_API_KEY`,
  * `PASSPORT_SCORER_ID` (the scorer when the options name none), `PASSPORT_API_TIER` (1-4, default 1),
- * `PASSPORT_API_URL` and `PASSPORT_REGISTRY_URL` (the hosts the key is sent to), and
- * `STRATEGY_DEADLINE_MS`. Empty values count as unset.
+ * `PASSPORT_API_URL` and `PASSPORT_REGISTRY_URL` (the hosts the key is sent to), `HUMAN_ID_RPC_URL`
+ * (Optimism's JSON-RPC, for spaces on another network), `HUMAN_ID_API_URL`, `ATTESTATION_INDEX_URL`,
+ * and `STRATEGY_DEADLINE_MS`. Empty values count as unset.
  *
  * @throws {InvalidParameterError} for a value that is set but invalid (the variable is named).
  * @example
@@ -103,6 +135,11 @@ export function readStrategyEnvironment(env: StrategyEnvironment): StrategyConte
       tier: tierText === undefined ? undefined : (Number(tierText) as 1 | 2 | 3 | 4),
       baseUrl: value('PASSPORT_API_URL'),
       registryBaseUrl: value('PASSPORT_REGISTRY_URL'),
+    },
+    humanId: {
+      hubChain: value('HUMAN_ID_RPC_URL'),
+      baseUrl: value('HUMAN_ID_API_URL'),
+      attestationIndexBaseUrl: value('ATTESTATION_INDEX_URL'),
     },
     ...(deadlineText === undefined ? {} : { deadlineMs: Number(deadlineText) }),
   }

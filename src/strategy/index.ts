@@ -5,6 +5,7 @@ export {
   defaultRegistryBaseUrl,
   getPassportSources,
   readStrategyEnvironment,
+  type HumanIdAccess,
   type PassportAccess,
   type PassportSources,
   type StrategyContext,
@@ -28,3 +29,16 @@ export {
 } from './define.js'
 export { parseStrategyOptions, reservedOptionNames, strategyJsonSchema, symbolOption, toOptionIssues } from './options.js'
 export { parseSnapshot, resolveSnapshot, type ResolvedSnapshot, type ResolveSnapshotParameters, type StrategyProvider, type StrategySnapshot } from './snapshot.js'
+export {
+  humanIdOptionFields,
+  humanIdOptionsSchema,
+  humanIdSourceNames,
+  humanIdStrategy,
+  humanIdStrategyCredentials,
+  readHumanIdVerdictsAt,
+  type HumanIdDetail,
+  type HumanIdOptions,
+  type HumanIdSourceOptions,
+  type ReadHumanIdVerdictsAtParameters,
+} from './human-id.js'
+export { findStrategyDefinition, strategyDefinitions } from './registry.js'

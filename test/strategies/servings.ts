@@ -3,5 +3,8 @@
  * conformance suite. Every folder under `strategies/` must have an entry (the suite fails otherwise).
  */
 import type { ExampleServing } from './conformance.js'
+import { humanIdServing } from './human-id-serving.js'
 
-export const servings: Record<string, ExampleServing> = {}
+export const servings: Record<string, ExampleServing> = {
+  'human-id': humanIdServing,
+}
