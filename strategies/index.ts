@@ -8,6 +8,7 @@
  * Object.keys(strategies) // the folder names
  */
 import type { ScoreApiStrategy, StrategyDefinition } from 'personhood'
+import * as passportV2 from './passport-v2/index.js'
 
 /** One strategy folder's module. */
 export type StrategyModule = {
@@ -19,6 +20,8 @@ export type StrategyModule = {
 }
 
 /** Every strategy of the package, by folder name. */
-export const strategies: Readonly<Record<string, StrategyModule>> = {}
+export const strategies: Readonly<Record<string, StrategyModule>> = {
+  'passport-v2': passportV2,
+}
 
 export { createScoreApiStrategy, readStrategyEnvironment, runStrategy, type StrategyContext, type StrategyRun } from 'personhood'

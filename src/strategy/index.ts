@@ -11,7 +11,7 @@ export {
   type StrategyEnvironment,
   type StrategyRuntime,
 } from './context.js'
-export { checkRateBudget, createDeadline, defaultStrategyDeadlineMs, readSource, toStrategyError, type Deadline, type RateBudget } from './deadline.js'
+export { checkRateBudget, createDeadline, defaultStrategyDeadlineMs, readSource, toStrategyError, type Deadline, type RateBudget, type SourceContext } from './deadline.js'
 export {
   createScoreApiStrategy,
   defineStrategy,
@@ -28,3 +28,12 @@ export {
 } from './define.js'
 export { parseStrategyOptions, reservedOptionNames, strategyJsonSchema, symbolOption, toOptionIssues } from './options.js'
 export { parseSnapshot, resolveSnapshot, type ResolvedSnapshot, type ResolveSnapshotParameters, type StrategyProvider, type StrategySnapshot } from './snapshot.js'
+export {
+  passportListingPageSize,
+  passportSourceNames,
+  readPassportScoresAt,
+  type PassportPlan,
+  type ReadPassportScoresAtParameters,
+  type ReadPassportScoresAtReturnType,
+} from './passport-scores.js'
+export { passportV2OptionsSchema, passportV2Strategy, type PassportV2Options, type PassportV2Prepared } from './passport-v2.js'

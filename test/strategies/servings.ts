@@ -3,5 +3,8 @@
  * conformance suite. Every folder under `strategies/` must have an entry (the suite fails otherwise).
  */
 import type { ExampleServing } from './conformance.js'
+import { passportServing } from './passport-serving.js'
 
-export const servings: Record<string, ExampleServing> = {}
+export const servings: Record<string, ExampleServing> = {
+  'passport-v2': passportServing,
+}
