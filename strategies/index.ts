@@ -9,6 +9,7 @@
  */
 import type { ScoreApiStrategy, StrategyDefinition } from 'personhood'
 import * as humanId from './human-id/index.js'
+import * as passportV2 from './passport-v2/index.js'
 
 /** One strategy folder's module. */
 export type StrategyModule = {
@@ -22,6 +23,7 @@ export type StrategyModule = {
 /** Every strategy of the package, by folder name. */
 export const strategies: Readonly<Record<string, StrategyModule>> = {
   'human-id': humanId,
+  'passport-v2': passportV2,
 }
 
 export { createScoreApiStrategy, readStrategyEnvironment, runStrategy, type StrategyContext, type StrategyRun } from 'personhood'

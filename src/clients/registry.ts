@@ -288,6 +288,12 @@ export type ScoreFilters = {
   lastScoreTimestampGt?: Date | string | undefined
   /** Only scores calculated at or after this moment (a Date or an ISO 8601 string). */
   lastScoreTimestampGte?: Date | string | undefined
+  /**
+   * Only the score of this address (sent in lower case): one record, or none when the scorer never
+   * scored it. An answer that holds another address's record is refused (a server that ignores the
+   * filter would otherwise pass another address's score for this one).
+   */
+  address?: string | undefined
   signal?: AbortSignal | undefined
 }
 /** Parameters of {@link listScores}. */
@@ -307,7 +313,7 @@ export type IterateScoresPage = RegistryScorePage & { offset: number }
 /** The pages of {@link iterateScores}, in order. */
 export type IterateScoresReturnType = AsyncGenerator<IterateScoresPage, void, undefined>
 
-function scoreFilterQuery({ lastScoreTimestampGt, lastScoreTimestampGte }: ScoreFilters) {
+function scoreFilterQuery({ lastScoreTimestampGt, lastScoreTimestampGte, address }: ScoreFilters) {
   const gt = lastScoreTimestampGt === undefined ? undefined : toIsoTimestamp(lastScoreTimestampGt, 'lastScoreTimestampGt')
   const gte =
     lastScoreTimestampGte === undefined ? undefined : toIsoTimestamp(lastScoreTimestampGte, 'lastScoreTimestampGte')
@@ -318,17 +324,21 @@ function scoreFilterQuery({ lastScoreTimestampGt, lastScoreTimestampGte }: Score
     last_score_timestamp__gt: gt,
     last_score_timestamp_gte: gte,
     last_score_timestamp__gte: gte,
+    address: address === undefined ? undefined : normalizeAddress(address),
   }
 }
 
 /**
  * Reads one page of the scores submitted to a scorer (C4, `GET /registry/score/{scorer_id}`).
  * The timestamp filters are sent in both spellings: the spec's `last_score_timestamp_gt` / `_gte`
- * and the public service's `last_score_timestamp__gt` / `__gte`, with the same value.
+ * and the public service's `last_score_timestamp__gt` / `__gte`, with the same value. With `address`,
+ * the page holds that address's one record or nothing (the public service's `address` filter).
  *
  * @param context A {@link RegistryContext} (a {@link RegistryClient} is one).
- * @param parameters `scorerId`, optional `lastScoreTimestampGt`, `lastScoreTimestampGte`, `limit`, `offset`.
+ * @param parameters `scorerId`, optional `lastScoreTimestampGt`, `lastScoreTimestampGte`, `address`, `limit`, `offset`.
  * @throws {InvalidParameterError} on a bad `scorerId`, timestamp, `limit` or `offset` (no request is sent).
+ * @throws {InvalidAddressError} on a malformed `address` (no request is sent).
+ * @throws {ResponseValidationError} when an answer filtered by `address` holds another address's record.
  * @throws {HttpRequestError}, {@link TimeoutError}, {@link NetworkError}, {@link ResponseParseError}
  * or {@link ResponseValidationError} when the request fails.
  * @example
@@ -342,14 +352,15 @@ export async function listScores(context: RegistryContext, parameters: ListScore
   const { limit, offset, signal } = parameters
   if (limit !== undefined) parseInteger(limit, 'limit', { min: 1 })
   if (offset !== undefined) parseInteger(offset, 'offset', { min: 0 })
-  const { data } = await context.transport.request({
-    method: 'GET',
-    path: `/registry/score/${id}`,
-    query: { ...filters, limit, offset },
-    schema: registryScorePageResponseSchema,
-    rateLimiter: context.rateLimiter,
-    signal,
-  })
+  const request = { method: 'GET', path: `/registry/score/${id}`, query: { ...filters, limit, offset } } as const
+  const { data } = await context.transport.request({ ...request, schema: registryScorePageResponseSchema, rateLimiter: context.rateLimiter, signal })
+  const wanted = filters.address
+  const stranger = wanted === undefined ? -1 : data.items.findIndex((item) => item.address.toLowerCase() !== wanted)
+  if (stranger !== -1) {
+    throw responseValidationError(context.transport, request, [
+      { path: ['items', stranger, 'address'], message: `Expected only the score of ${wanted}, received one of ${data.items[stranger]?.address}` },
+    ])
+  }
   return data
 }
 

@@ -20,6 +20,7 @@ export { ScoreTimeoutError, ScoringError } from './scoring.js'
 export { BlockNotAvailableError, ChainReadError, LocalChainError, UnsupportedNetworkError } from './chain.js'
 export { AuditIncompleteError, ProposalNotFoundError, SnapshotHubError, VotesFileError } from './audit.js'
 export {
+  PassportHistoryDeniedError,
   RateBudgetError,
   StrategyDeadlineError,
   StrategyOptionsError,

@@ -41,19 +41,32 @@ export class StrategyOptionsError extends BaseError {
  * is the `cause`.
  */
 export class StrategySourceError extends BaseError {
-  override name = 'StrategySourceError' as const
+  override name: string = 'StrategySourceError'
   /** The source, in words with its label (e.g. `Passport score listing (C4)`). */
   readonly source: string
   /** The addresses left without an answer (EIP-55). */
   readonly addresses: readonly string[]
-  constructor(parameters: BaseErrorParameters & { source: string; addresses: readonly string[]; reason?: string | undefined }) {
+  constructor(parameters: BaseErrorParameters & { source: string; addresses: readonly string[]; reason?: string | undefined }, code = 'STRATEGY_SOURCE_FAILED') {
     super(parameters.reason ?? `The strategy could not read ${parameters.source}.`, {
       ...parameters,
-      code: 'STRATEGY_SOURCE_FAILED',
+      code,
       metaMessages: [`Source: ${parameters.source}`, listAddresses(parameters.addresses), ...(parameters.metaMessages ?? [])],
     })
     this.source = parameters.source
     this.addresses = parameters.addresses
+  }
+}
+
+/**
+ * The Passport API key may not read score history (A2 answered 403: only keys Passport has
+ * allowlisted may), and voters were rescored after the snapshot: their score at the snapshot can be
+ * read nowhere else. A {@link StrategySourceError} naming the history endpoint and those voters; the
+ * 403 is the `cause`.
+ */
+export class PassportHistoryDeniedError extends StrategySourceError {
+  override name = 'PassportHistoryDeniedError' as const
+  constructor(parameters: BaseErrorParameters & { source: string; addresses: readonly string[]; reason?: string | undefined }) {
+    super(parameters, 'PASSPORT_HISTORY_DENIED')
   }
 }
 

@@ -218,11 +218,14 @@ export function getPassportSources(runtime: StrategyRuntime, strategy: string): 
   }
   const baseUrl = access.baseUrl ?? defaultPassportBaseUrl
   const registryBaseUrl = access.registryBaseUrl ?? (access.baseUrl === undefined ? defaultRegistryBaseUrl : access.baseUrl)
+  const remainingMs = runtime.deadline.remainingMs()
   const transport = {
     ...(context.fetch ? { fetch: context.fetch } : {}),
     now: runtime.now,
     sleep: runtime.sleep,
     concurrency: runtime.concurrency,
+    // A request never waits for rate budget past the call's deadline.
+    ...(Number.isFinite(remainingMs) ? { maxWaitMs: Math.max(0, remainingMs) } : {}),
   }
   const tier = access.tier ?? 1
   const passport =

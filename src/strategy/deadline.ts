@@ -107,7 +107,7 @@ export function checkRateBudget(parameters: {
  * @throws {StrategySourceError} or {@link StrategyDeadlineError}.
  */
 export async function readSource<T>(
-  context: { source: string; addresses: readonly string[]; deadline: Deadline },
+  context: SourceContext,
   read: (signal: AbortSignal) => Promise<T>,
 ): Promise<T> {
   const { deadline } = context
@@ -118,14 +118,24 @@ export async function readSource<T>(
   }
 }
 
+/** What a source read names in its errors. */
+export type SourceContext = {
+  /** The source, in words with its label (e.g. `Passport score listing (C4)`). */
+  source: string
+  addresses: readonly string[]
+  deadline: Deadline
+  /** A sentence saying what a failure means here (e.g. for a 404, "scorer 7 is unknown"); undefined for the default. */
+  describe?: ((error: unknown) => string | undefined) | undefined
+}
+
 /** Maps an error of a source read to the strategy's error (see {@link readSource}). */
-export function toStrategyError(error: unknown, context: { source: string; addresses: readonly string[]; deadline: Deadline }): BaseError {
+export function toStrategyError(error: unknown, context: SourceContext): BaseError {
   if (error instanceof RateBudgetError || error instanceof StrategyDeadlineError || error instanceof StrategySourceError) return error
   const reason = context.deadline.signal.aborted ? context.deadline.signal.reason : undefined
   if (reason instanceof DeadlinePassed) {
     return new StrategyDeadlineError({ deadlineMs: context.deadline.deadlineMs, source: context.source, addresses: context.addresses, cause: error })
   }
-  return new StrategySourceError({ source: context.source, addresses: context.addresses, cause: error })
+  return new StrategySourceError({ source: context.source, addresses: context.addresses, cause: error, reason: context.describe?.(error) })
 }
 
 function formatWindow(ms: number): string {

@@ -9,7 +9,7 @@ import type { z } from 'zod'
 import { ChainReadError } from '../errors/chain.js'
 import { InvalidParameterError } from '../errors/input.js'
 import { StrategySourceError } from '../errors/strategy.js'
-import { checksumAddress } from '../utils/address.js'
+import { parseAddress } from '../utils/parse.js'
 import type { StrategyCache } from './cache.js'
 import { createStrategyCache } from './cache.js'
 import { createStrategyRuntime, type StrategyContext, type StrategyRuntime } from './context.js'
@@ -212,7 +212,7 @@ export function createScoreApiStrategy<options, detail, prepared>(
 function parseAddresses(addresses: readonly string[]): Address[] {
   if (!Array.isArray(addresses)) throw new InvalidParameterError({ parameter: 'addresses', reason: 'Expected an array of addresses.' })
   const seen = new Set<Address>()
-  for (const [index, address] of addresses.entries()) seen.add(checksumAddress(address, `addresses[${index}]`))
+  for (const [index, address] of addresses.entries()) seen.add(parseAddress(address, `addresses[${index}]`))
   return [...seen]
 }
 

@@ -12,7 +12,7 @@ export {
   type StrategyEnvironment,
   type StrategyRuntime,
 } from './context.js'
-export { checkRateBudget, createDeadline, defaultStrategyDeadlineMs, readSource, toStrategyError, type Deadline, type RateBudget } from './deadline.js'
+export { checkRateBudget, createDeadline, defaultStrategyDeadlineMs, readSource, toStrategyError, type Deadline, type RateBudget, type SourceContext } from './deadline.js'
 export {
   createScoreApiStrategy,
   defineStrategy,
@@ -42,3 +42,12 @@ export {
   type ReadHumanIdVerdictsAtParameters,
 } from './human-id.js'
 export { findStrategyDefinition, strategyDefinitions } from './registry.js'
+export {
+  passportListingPageSize,
+  passportSourceNames,
+  readPassportScoresAt,
+  type PassportPlan,
+  type ReadPassportScoresAtParameters,
+  type ReadPassportScoresAtReturnType,
+} from './passport-scores.js'
+export { passportV2OptionsSchema, passportV2Strategy, type PassportV2Options, type PassportV2Prepared } from './passport-v2.js'

@@ -4,11 +4,13 @@
  */
 import type { StrategyDefinition } from './define.js'
 import { humanIdStrategy } from './human-id.js'
+import { passportV2Strategy } from './passport-v2.js'
 
 /** Every strategy of the package, by its score-api name. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each strategy has its own options
 export const strategyDefinitions: Readonly<Record<string, StrategyDefinition<any, unknown, any>>> = Object.freeze({
   'human-id': humanIdStrategy,
+  'passport-v2': passportV2Strategy,
 })
 
 /**

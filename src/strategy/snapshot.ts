@@ -7,6 +7,7 @@ import { BlockNotAvailableError, ChainReadError } from '../errors/chain.js'
 import { InvalidParameterError } from '../errors/input.js'
 import { toPublicClient, type ChainClient } from '../chain/provider.js'
 import { readBlockHeader } from '../chain/rpc.js'
+import { parseBlockNumber } from '../utils/parse.js'
 
 /**
  * What a strategy accepts as the provider of the space's network: what score-api hands it (an
@@ -40,12 +41,9 @@ export type ResolvedSnapshot = {
  * parseSnapshot('latest') // 'latest'
  */
 export function parseSnapshot(value: unknown): bigint | 'latest' {
-  if (value === 'latest') return 'latest'
-  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return BigInt(value)
-  if (typeof value === 'bigint' && value >= 0n) return value
-  if (typeof value === 'string' && /^[0-9]{1,30}$/.test(value)) return BigInt(value)
-  const shown = typeof value === 'string' ? `"${value.slice(0, 40)}"` : typeof value === 'number' ? String(value) : typeof value
-  throw new InvalidParameterError({ parameter: 'snapshot', reason: `Expected a block number or 'latest', got ${shown}.` })
+  // score-api always passes one: a missing snapshot is a mistake, not 'latest'.
+  if (value === undefined) throw new InvalidParameterError({ parameter: 'snapshot', reason: "Expected a block number or 'latest', got undefined." })
+  return parseBlockNumber(value, 'snapshot')
 }
 
 /** Parameters of {@link resolveSnapshot}. */

@@ -42,8 +42,10 @@ export {
   defaultPassportThreshold,
   isPassportScoreExpired,
   meetsPassportThreshold,
+  passportVerdictValue,
   type CheckPassportScoreParameters,
   type PassportReason,
+  type PassportWeighting,
 } from './passport.js'
 export {
   applyFallbackPolicy,

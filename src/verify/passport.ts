@@ -2,7 +2,7 @@
  * The Passport rule: a score passes when it is at least the threshold (exact decimals, never
  * floating point) and has not expired at the time judged.
  */
-import { compareDecimals } from '../schemas/common.js'
+import { compareDecimals, formatDecimal, v2DecimalPlaces } from '../schemas/common.js'
 
 /** The recommended threshold of a stamp scorer (interface A): 20. */
 export const defaultPassportThreshold = '20'
@@ -69,4 +69,39 @@ export function checkPassportScore(parameters: CheckPassportScoreParameters): Ex
   if (!meetsPassportThreshold(parameters.score, parameters.threshold)) return 'below-threshold'
   if (isPassportScoreExpired(parameters.expiresAt, parameters.at)) return 'expired'
   return 'valid'
+}
+
+/** How a Passport verdict becomes voting power (see {@link passportVerdictValue}). */
+export type PassportWeighting =
+  /** `score` for a score that passes (at least the threshold, not expired), else 0. */
+  | { mode: 'gated'; score: number }
+  /**
+   * The score itself, up to `cap`; 0 for a score that had expired, was scored with an error or
+   * never scored. With `gate`, also 0 below the threshold the verdict was judged against.
+   */
+  | { mode: 'weighted'; cap?: number | undefined; gate?: boolean | undefined }
+
+/**
+ * The voting power of a Passport verdict. A weighted score that had expired at the time judged
+ * counts 0 like a gated one: its stamps no longer held, so the recorded number is not what the
+ * score was then. A weighted score is taken at the v2 API's precision (5 decimals, half to even),
+ * so the same score weighs the same whether a v1 record (C4, 9 decimals) or a v2 one (A1, A2)
+ * told it.
+ *
+ * @example
+ * import { passportVerdictValue, verdictFromScore } from 'personhood'
+ * const verdict = verdictFromScore({ record, origin: 'listing', at: 1_750_000_000 })
+ * passportVerdictValue(verdict, { mode: 'weighted', cap: 50 }) // e.g. 23.5
+ */
+export function passportVerdictValue(
+  verdict: { valid: boolean; reason: PassportReason; evidence: { score: string | null; expirationTimestamp: number | null; at: number } },
+  weighting: PassportWeighting,
+): number {
+  if (weighting.mode === 'gated') return verdict.valid ? weighting.score : 0
+  const { reason, evidence } = verdict
+  if (reason === 'error' || reason === 'never-scored' || evidence.score === null) return 0
+  if (isPassportScoreExpired(evidence.expirationTimestamp, evidence.at)) return 0
+  if (weighting.gate && !verdict.valid) return 0
+  const value = Math.max(0, Number(formatDecimal(evidence.score, v2DecimalPlaces)))
+  return weighting.cap === undefined ? value : Math.min(value, weighting.cap)
 }

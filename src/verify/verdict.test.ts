@@ -4,7 +4,7 @@ import type { V2Score } from '../schemas/passport.js'
 import type { RegistryScore } from '../schemas/registry.js'
 import { stringifyJson } from '../utils/json.js'
 import type { VerifyCredentialsReturnType } from './credentials.js'
-import { checkPassportScore, meetsPassportThreshold } from './passport.js'
+import { checkPassportScore, meetsPassportThreshold, passportVerdictValue } from './passport.js'
 import {
   applyFallbackPolicy,
   joinVerdicts,
@@ -117,6 +117,40 @@ describe('verdictFromScore (A1, A2, C4)', () => {
 
   it('an address the scorer never scored is not valid, and says so', () => {
     expect(verdictNeverScored({ address: alice.toLowerCase(), origin: 'listing', at })).toMatchObject({ address: alice, valid: false, reason: 'never-scored' })
+  })
+})
+
+describe('passportVerdictValue (voting power)', () => {
+  const judged = (overrides: Partial<V2Score> = {}, threshold?: string) => verdictFromScore({ record: v2(overrides), origin: 'history', at, threshold })
+
+  it('gated: the score of a pass, else 0', () => {
+    expect(passportVerdictValue(judged({ score: '20.00000' }), { mode: 'gated', score: 3 })).toBe(3)
+    expect(passportVerdictValue(judged({ score: '19.99999' }), { mode: 'gated', score: 3 })).toBe(0)
+  })
+
+  it('weighted: the score, capped; 0 when expired, scored with an error or never scored; with gate, 0 below the threshold', () => {
+    expect(passportVerdictValue(judged({ score: '12.50000' }), { mode: 'weighted' })).toBe(12.5)
+    expect(passportVerdictValue(judged({ score: '42.00000' }), { mode: 'weighted', cap: 30 })).toBe(30)
+    expect(passportVerdictValue(judged({ score: '42.00000', expiration_timestamp: new Date(at * 1000).toISOString() }), { mode: 'weighted' })).toBe(0)
+    expect(passportVerdictValue(judged({ score: '42.00000', error: 'boom' }), { mode: 'weighted' })).toBe(0)
+    expect(passportVerdictValue(verdictNeverScored({ address: alice, origin: 'listing', at }), { mode: 'weighted' })).toBe(0)
+    expect(passportVerdictValue(judged({ score: '12.50000' }), { mode: 'weighted', gate: true })).toBe(0)
+    expect(passportVerdictValue(judged({ score: '12.50000' }, '10'), { mode: 'weighted', gate: true })).toBe(12.5)
+  })
+
+  it('weighted: a v1 record (9 decimals) and a v2 one (5) of the same score weigh the same', () => {
+    const v1: RegistryScore = {
+      address: alice.toLowerCase(),
+      score: '23.123456789',
+      status: 'DONE',
+      last_score_timestamp: new Date((at - 60) * 1000).toISOString(),
+      expiration_date: null,
+      evidence: null,
+      error: null,
+    }
+    const fromListing = passportVerdictValue(verdictFromScore({ record: v1, origin: 'listing', at }), { mode: 'weighted' })
+    expect(fromListing).toBe(23.12346)
+    expect(passportVerdictValue(judged({ score: '23.12346' }), { mode: 'weighted' })).toBe(fromListing)
   })
 })
 

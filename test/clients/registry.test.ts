@@ -304,6 +304,19 @@ describe('requests', () => {
     expect(scope.isDone()).toBe(true)
   })
 
+  test("C4 filtered by address: sent in lower case; an answer holding another address's record is refused", async () => {
+    nock(base).get('/registry/score/335').query({ address }).reply(200, { items: [doneRecord], count: 1 })
+    expect((await client().listScores({ scorerId: 335, address: checksummed })).items).toEqual([doneRecord])
+    nock(base).get('/registry/score/335').query({ address }).reply(200, { items: [], count: 0 })
+    expect((await client().listScores({ scorerId: 335, address })).items).toEqual([])
+    // A server that ignores the filter must not pass another address's score off as this one's.
+    nock(base).get('/registry/score/335').query({ address: other }).reply(200, { items: [doneRecord], count: 1 })
+    const error = await failure(client().listScores({ scorerId: 335, address: other }))
+    expect(error.name).toBe('ResponseValidationError')
+    expect(error.issues).toEqual([{ path: ['items', 0, 'address'], message: `Expected only the score of ${other}, received one of ${address}` }])
+    expect(await failure(client().listScores({ scorerId: 335, address: '0x1234' }))).toBeInstanceOf(InvalidAddressError)
+  })
+
   test('C7 on the public path, with the round id encoded as one path segment', async () => {
     const scope = nock(base).get(`/registry/gtc-stake/${address}/round%2F7`).reply(200, { users: [] })
     const registry = client({ tokenStakePath: '/registry/gtc-stake/' })

@@ -4,7 +4,9 @@
  */
 import type { ExampleServing } from './conformance.js'
 import { humanIdServing } from './human-id-serving.js'
+import { passportServing } from './passport-serving.js'
 
 export const servings: Record<string, ExampleServing> = {
   'human-id': humanIdServing,
+  'passport-v2': passportServing,
 }

@@ -1,0 +1,125 @@
+/**
+ * `passport-v2`: voting power from a Passport scorer's score as it stood at the snapshot. Gated (a
+ * fixed score for a passing Passport) or weighted (the score itself), in a few requests per call.
+ */
+import { z } from 'zod'
+import { StrategyOptionsError } from '../errors/strategy.js'
+import { tryParseInteger } from '../utils/parse.js'
+import { passportVerdictValue, type PassportWeighting } from '../verify/passport.js'
+import type { PassportVerdict } from '../verify/verdict.js'
+import { getPassportSources, type PassportSources } from './context.js'
+import { defineStrategy } from './define.js'
+import { symbolOption } from './options.js'
+import { readPassportScoresAt } from './passport-scores.js'
+
+/** The options of `passport-v2`, as a space configures them. */
+export const passportV2OptionsSchema = z
+  .object({
+    symbol: symbolOption,
+    scorerId: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .meta({ title: 'Scorer id', description: 'Your scorer in the Passport developer portal. Default: the PASSPORT_SCORER_ID of the score server.' }),
+    mode: z
+      .enum(['gated', 'weighted'])
+      .default('gated')
+      .meta({ title: 'Mode', description: 'gated: `score` for a Passport that passed at the snapshot, else 0. weighted: the Passport score itself.' }),
+    score: z.number().positive().optional().meta({ title: 'Score of a passing Passport (gated)', description: 'Default 1.' }),
+    threshold: z
+      .number()
+      .min(0)
+      .optional()
+      .meta({ title: 'Threshold', description: "The score a Passport must reach. Default: the scorer's own (20 when its scores carry none). In weighted mode, scores below it count 0." }),
+    cap: z.number().positive().optional().meta({ title: 'Cap (weighted)', description: 'The most a voter can weigh in weighted mode.' }),
+    allowLiveScore: z
+      .boolean()
+      .default(false)
+      .meta({
+        title: 'Allow the current score',
+        description: 'When the API key may not read score history, count the current score of voters rescored after the snapshot instead of failing.',
+      }),
+  })
+  .strict()
+  .superRefine((options, context) => {
+    if (options.mode === 'gated' && options.cap !== undefined) context.addIssue({ code: 'custom', path: ['cap'], message: 'cap applies in weighted mode only.' })
+    if (options.mode === 'weighted' && options.score !== undefined) context.addIssue({ code: 'custom', path: ['score'], message: 'score applies in gated mode only (weighted mode counts the Passport score itself).' })
+  })
+
+/** The options of `passport-v2`, read. */
+export type PassportV2Options = z.output<typeof passportV2OptionsSchema>
+
+/** What `passport-v2` scores with, once the options and the context are settled. */
+export type PassportV2Prepared = {
+  scorerId: string
+  weighting: PassportWeighting
+  threshold: number | undefined
+  allowLiveScore: boolean
+  sources: PassportSources
+}
+
+/**
+ * The `passport-v2` strategy. Its answer for a voter is the Passport score as it stood at the
+ * snapshot block's time: from the scorer's listing (C4) when the voter was last scored at or
+ * before that time, from the score history (A2) when rescored since; 0 for a voter the scorer had
+ * not scored by then, or whose score had expired by then. `gated` answers `score` (default 1) for a
+ * score at or above the threshold, else 0; `weighted` the score itself (at most `cap`; 0 below
+ * `threshold` when one is set). The rule is {@link checkPassportScore}'s, through
+ * {@link passportVerdictValue}.
+ *
+ * Requests per call: one block read, then the listing's pages (1,000 rows each) or one listing read
+ * per voter, whichever is fewer, plus one history read per voter rescored after the snapshot.
+ *
+ * @throws {StrategyOptionsError} without a scorer id or an API key (before any request).
+ * @throws {PassportHistoryDeniedError} when voters were rescored after the snapshot and the key may
+ * not read score history (unless `allowLiveScore`).
+ * @throws {StrategySourceError}, {@link RateBudgetError} or {@link StrategyDeadlineError}: see {@link runStrategy}.
+ *
+ * @example
+ * import { runStrategy, passportV2Strategy } from 'personhood'
+ * const { scores } = await runStrategy(passportV2Strategy, {
+ *   network: '1', provider, addresses, snapshot: 21_000_000,
+ *   options: { scorerId: 335, mode: 'weighted', cap: 50 },
+ *   context: { passport: { apiKey: process.env.PASSPORT_API_KEY } },
+ * })
+ */
+export const passportV2Strategy = defineStrategy<PassportV2Options, PassportVerdict, PassportV2Prepared>({
+  name: 'passport-v2',
+  title: 'Passport v2 score at the snapshot',
+  optionsSchema: passportV2OptionsSchema,
+  prepare({ strategy, options, runtime }) {
+    const configured = runtime.context.passport?.scorerId
+    let scorerId: string | undefined
+    if (options.scorerId !== undefined) scorerId = String(options.scorerId)
+    else if (configured !== undefined) {
+      const parsed = tryParseInteger(configured, { min: 1, strings: true })
+      if (parsed === undefined) {
+        throw new StrategyOptionsError({ strategy, issues: [{ path: ['PASSPORT_SCORER_ID'], message: `Expected a positive integer, got "${String(configured).slice(0, 20)}".` }] })
+      }
+      scorerId = String(parsed)
+    }
+    if (scorerId === undefined) {
+      throw new StrategyOptionsError({ strategy, issues: [{ path: ['scorerId'], message: 'No scorer: set scorerId in the options, or PASSPORT_SCORER_ID on the score server.' }] })
+    }
+    return {
+      scorerId,
+      weighting: options.mode === 'gated' ? { mode: 'gated', score: options.score ?? 1 } : { mode: 'weighted', cap: options.cap, gate: options.threshold !== undefined },
+      threshold: options.threshold,
+      allowLiveScore: options.allowLiveScore,
+      sources: getPassportSources(runtime, strategy),
+    }
+  },
+  async score({ addresses, options, snapshot, runtime }) {
+    const { verdicts } = await readPassportScoresAt({
+      sources: options.sources,
+      scorerId: options.scorerId,
+      addresses,
+      at: snapshot.timestamp,
+      threshold: options.threshold,
+      allowLiveScore: options.allowLiveScore,
+      runtime,
+    })
+    return new Map([...verdicts].map(([address, verdict]) => [address, { score: passportVerdictValue(verdict, options.weighting), detail: verdict }]))
+  },
+})
