@@ -9,6 +9,7 @@
  */
 import type { ScoreApiStrategy, StrategyDefinition } from 'personhood'
 import * as humanId from './human-id/index.js'
+import * as humanVerification from './human-verification/index.js'
 import * as passportV2 from './passport-v2/index.js'
 
 /** One strategy folder's module. */
@@ -24,6 +25,7 @@ export type StrategyModule = {
 export const strategies: Readonly<Record<string, StrategyModule>> = {
   'human-id': humanId,
   'passport-v2': passportV2,
+  'human-verification': humanVerification,
 }
 
 export { createScoreApiStrategy, readStrategyEnvironment, runStrategy, type StrategyContext, type StrategyRun } from 'personhood'

@@ -50,4 +50,11 @@ export {
   type ReadPassportScoresAtParameters,
   type ReadPassportScoresAtReturnType,
 } from './passport-scores.js'
-export { passportV2OptionsSchema, passportV2Strategy, type PassportV2Options, type PassportV2Prepared } from './passport-v2.js'
+export { passportV2OptionsSchema, passportV2Strategy, resolvePassportScorerId, type PassportV2Options, type PassportV2Prepared } from './passport-v2.js'
+export {
+  humanVerificationOptionsSchema,
+  humanVerificationStrategy,
+  type HumanVerificationDetail,
+  type HumanVerificationOptions,
+  type HumanVerificationPrepared,
+} from './human-verification.js'

@@ -7,7 +7,7 @@ import { StrategyOptionsError } from '../errors/strategy.js'
 import { tryParseInteger } from '../utils/parse.js'
 import { passportVerdictValue, type PassportWeighting } from '../verify/passport.js'
 import type { PassportVerdict } from '../verify/verdict.js'
-import { getPassportSources, type PassportSources } from './context.js'
+import { getPassportSources, type PassportSources, type StrategyRuntime } from './context.js'
 import { defineStrategy } from './define.js'
 import { symbolOption } from './options.js'
 import { readPassportScoresAt } from './passport-scores.js'
@@ -60,6 +60,25 @@ export type PassportV2Prepared = {
 }
 
 /**
+ * The scorer a Passport strategy reads: the options' `scorerId`, else the context's
+ * (`PASSPORT_SCORER_ID` on a score server).
+ *
+ * @throws {StrategyOptionsError} when neither names one, or the context's is not a positive integer (before any request).
+ */
+export function resolvePassportScorerId(strategy: string, fromOptions: number | undefined, runtime: StrategyRuntime): string {
+  if (fromOptions !== undefined) return String(fromOptions)
+  const configured = runtime.context.passport?.scorerId
+  if (configured === undefined) {
+    throw new StrategyOptionsError({ strategy, issues: [{ path: ['scorerId'], message: 'No scorer: set scorerId in the options, or PASSPORT_SCORER_ID on the score server.' }] })
+  }
+  const parsed = tryParseInteger(configured, { min: 1, strings: true })
+  if (parsed === undefined) {
+    throw new StrategyOptionsError({ strategy, issues: [{ path: ['PASSPORT_SCORER_ID'], message: `Expected a positive integer, got "${String(configured).slice(0, 20)}".` }] })
+  }
+  return String(parsed)
+}
+
+/**
  * The `passport-v2` strategy. Its answer for a voter is the Passport score as it stood at the
  * snapshot block's time: from the scorer's listing (C4) when the voter was last scored at or
  * before that time, from the score history (A2) when rescored since; 0 for a voter the scorer had
@@ -89,19 +108,7 @@ export const passportV2Strategy = defineStrategy<PassportV2Options, PassportVerd
   title: 'Passport v2 score at the snapshot',
   optionsSchema: passportV2OptionsSchema,
   prepare({ strategy, options, runtime }) {
-    const configured = runtime.context.passport?.scorerId
-    let scorerId: string | undefined
-    if (options.scorerId !== undefined) scorerId = String(options.scorerId)
-    else if (configured !== undefined) {
-      const parsed = tryParseInteger(configured, { min: 1, strings: true })
-      if (parsed === undefined) {
-        throw new StrategyOptionsError({ strategy, issues: [{ path: ['PASSPORT_SCORER_ID'], message: `Expected a positive integer, got "${String(configured).slice(0, 20)}".` }] })
-      }
-      scorerId = String(parsed)
-    }
-    if (scorerId === undefined) {
-      throw new StrategyOptionsError({ strategy, issues: [{ path: ['scorerId'], message: 'No scorer: set scorerId in the options, or PASSPORT_SCORER_ID on the score server.' }] })
-    }
+    const scorerId = resolvePassportScorerId(strategy, options.scorerId, runtime)
     return {
       scorerId,
       weighting: options.mode === 'gated' ? { mode: 'gated', score: options.score ?? 1 } : { mode: 'weighted', cap: options.cap, gate: options.threshold !== undefined },

@@ -4,6 +4,7 @@
  */
 import type { StrategyDefinition } from './define.js'
 import { humanIdStrategy } from './human-id.js'
+import { humanVerificationStrategy } from './human-verification.js'
 import { passportV2Strategy } from './passport-v2.js'
 
 /** Every strategy of the package, by its score-api name. */
@@ -11,6 +12,7 @@ import { passportV2Strategy } from './passport-v2.js'
 export const strategyDefinitions: Readonly<Record<string, StrategyDefinition<any, unknown, any>>> = Object.freeze({
   'human-id': humanIdStrategy,
   'passport-v2': passportV2Strategy,
+  'human-verification': humanVerificationStrategy,
 })
 
 /**

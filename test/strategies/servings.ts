@@ -3,10 +3,11 @@
  * conformance suite. Every folder under `strategies/` must have an entry (the suite fails otherwise).
  */
 import type { ExampleServing } from './conformance.js'
-import { humanIdServing } from './human-id-serving.js'
+import { humanIdServing, humanVerificationServing } from './human-id-serving.js'
 import { passportServing } from './passport-serving.js'
 
 export const servings: Record<string, ExampleServing> = {
   'human-id': humanIdServing,
   'passport-v2': passportServing,
+  'human-verification': humanVerificationServing,
 }
