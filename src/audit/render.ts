@@ -101,7 +101,7 @@ function runRows(result: AuditResult): [string, string][] {
  */
 export function renderAuditHtml(result: AuditResult): string {
   const { summary } = result
-  const labels = result.run.proposal?.choices
+  const labels = result.run.proposal?.choices ?? result.run.choices
   const table = (head: string[], rows: string[][], className = '') =>
     `<table class="${className}"><thead><tr>${head.map((cell) => `<th>${escapeXml(cell)}</th>`).join('')}</tr></thead><tbody>${rows
       .map((row) => `<tr>${row.map((cell) => `<td>${escapeXml(cell)}</td>`).join('')}</tr>`)

@@ -76,7 +76,7 @@ export async function runAudit(parameters: RunAuditParameters): Promise<AuditRes
       linked: linked.get(vote.voter.toLowerCase()) ?? [],
     }
   })
-  const summary = summarizeAudit({ voters, choices: run.proposal?.choices, type: run.proposal?.type, threshold: parameters.threshold })
+  const summary = summarizeAudit({ voters, choices: run.proposal?.choices ?? run.choices, type: run.proposal?.type ?? run.type, threshold: parameters.threshold })
   return { run, voters, summary, digest: auditDigest(run, voters) }
 }
 

@@ -3,6 +3,7 @@
  * only verified humans count.
  */
 import type { Address } from 'viem'
+import type { VerdictSource } from '../verify/verdict.js'
 import type { VoteChoice } from './votes.js'
 
 /** What can make a voter eligible, in the fallback policy's order. */
@@ -16,6 +17,11 @@ export type PassportOrigin = 'listing' | 'history' | 'live' | 'absent'
 export type AuditSourceVerdict = {
   /** The source: `human-id` or `passport`. */
   source: 'human-id' | 'passport'
+  /**
+   * Who answered: the chain at the snapshot block, the Human ID service, the attestation index, or
+   * a Passport score from the listing, the history or a live read.
+   */
+  via?: VerdictSource | undefined
   /** The credential (gov-id, phone, biometrics, clean-hands) or `passport`. */
   credential: VerificationMethod
   valid: boolean
@@ -81,6 +87,9 @@ export type AuditRun = {
   proposal?: { id: string; title: string; type: string; choices: string[]; space: string } | undefined
   /** Where the votes came from: a file's name or the hub's URL. */
   votesSource: string
+  /** Choice labels and voting system of a votes file (`--choices`, `--type`); a proposal carries its own. */
+  choices?: string[] | undefined
+  type?: string | undefined
 }
 
 /** Voters and voting power of one method (or of the unverified). */

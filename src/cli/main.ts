@@ -2,11 +2,15 @@
  * The `personhood` command line. `bin/personhood.js` calls {@link main} with `process.argv`; each
  * command loads its modules only when it runs.
  */
-import { Command, InvalidArgumentError } from 'commander'
+import { Command, CommanderError, InvalidArgumentError } from 'commander'
 import { stringifyJson } from '../utils/json.js'
 import { tryParseInteger } from '../utils/parse.js'
 import { version } from '../version.js'
+import { exitCodeFor, exitCodes } from './exit-codes.js'
+import type { AuditCommandOptions } from './audit.js'
+import type { ScoreCommandOptions } from './score.js'
 import type { ServeOptions } from './serve.js'
+import type { VerifyCommandOptions } from './verify.js'
 
 function integer(name: string, min: number, max: number) {
   return (value: string): number => {
@@ -16,9 +20,17 @@ function integer(name: string, min: number, max: number) {
   }
 }
 
+function percent(value: string): number {
+  const parsed = Number(value)
+  if (value.trim() === '' || !Number.isFinite(parsed) || parsed < 0 || parsed > 100) throw new InvalidArgumentError('must be a percentage from 0 to 100.')
+  return parsed
+}
+
 /** Builds the program (exported for tests: `createProgram().parseAsync(argv)`). */
 export function createProgram(): Command {
   const program = new Command()
+  // Errors come back to main() as exceptions, which maps them to the documented exit codes.
+  program.exitOverride()
   program.name('personhood').description('Sybil-resistant voting for DAOs: typed clients, a reference server and an on-chain verifier.').version(version)
 
   program
@@ -69,15 +81,96 @@ export function createProgram(): Command {
 
   program
     .command('demo')
-    .description('Run the whole loop offline: the reference server with the demo world, driven through the clients.')
-    .option('--wallets <n>', 'wallets in the demo world', integer('--wallets', 50, 100_000), 1000)
+    .description('The main job end to end, offline and without keys: the reference server and a local chain seeded from one world, a proposal of a few hundred votes (honest voters and sybil clusters), the audit, and its report in ./personhood-demo/.')
+    .option('--out <dir>', 'where the votes, the config and the report go', 'personhood-demo')
+    .option('--wallets <n>', 'wallets in the demo world', integer('--wallets', 50, 100_000))
+    .option('--voters <n>', 'votes in the demo proposal', integer('--voters', 1, 100_000), 300)
     .option('--world-now <iso>', 'reference time of the demo world (default: start of the current UTC day)')
-    .option('--json', 'print the report as JSON')
-    .action(async (raw: { wallets: number; worldNow?: string; json?: boolean }) => {
-      const { formatDemoReport, runDemo } = await import('./demo.js')
-      const report = await runDemo({ wallets: raw.wallets, ...(raw.worldNow ? { worldNow: raw.worldNow } : {}) })
+    .option('--tour', 'instead: a tour of the clients against the reference server (scores, verifications, sign-in)')
+    .option('--json', 'with --tour: print the tour as JSON')
+    .action(async (raw: { out: string; wallets?: number; voters: number; worldNow?: string; tour?: boolean; json?: boolean }) => {
+      if (raw.tour) {
+        const { formatDemoReport, runDemo } = await import('./demo.js')
+        const report = await runDemo({ wallets: raw.wallets ?? 1000, ...(raw.worldNow ? { worldNow: raw.worldNow } : {}) })
+        if (raw.json) console.log(stringifyJson(report, { indent: 2 }))
+        else for (const line of formatDemoReport(report)) console.log(line)
+        return
+      }
+      const { runAuditDemo } = await import('./audit-demo.js')
+      await runAuditDemo({ out: raw.out, voters: raw.voters, ...(raw.wallets ? { wallets: raw.wallets } : {}), ...(raw.worldNow ? { worldNow: raw.worldNow } : {}) })
+    })
+
+  program
+    .command('score')
+    .description('Run a strategy of this package as score-api runs it, on a list of addresses: a table, or JSON (score-api\'s { address: score }) or CSV.')
+    .requiredOption('--strategy <name>', 'human-id, passport-v2 or human-verification')
+    .requiredOption('--network <id>', "the space's network, a chain id")
+    .requiredOption('--snapshot <block>', "a block number of that network, or latest")
+    .requiredOption('--addresses <file|list>', 'a comma-separated list, or a file with one address per line (or a CSV, first column)')
+    .option('--options <json|file>', 'the strategy options, as a space configures them (JSON text or a JSON file)')
+    .option('--rpc <url>', "JSON-RPC of the space's network (default: PERSONHOOD_RPC_URL)")
+    .option('--hub-chain-rpc <url>', 'JSON-RPC of the Human ID hub chain (Optimism), when the space is on another network')
+    .option('--passport-url <url>', 'Passport API host (default: PASSPORT_API_URL, PERSONHOOD_BASE_URL, else the public one)')
+    .option('--registry-url <url>', 'Passport v1 registry host')
+    .option('--human-id-url <url>', 'Human ID API')
+    .option('--index-url <url>', 'attestation index')
+    .option('--json', 'print JSON')
+    .option('--csv', 'print CSV')
+    .option('--output <file>', 'write there instead of printing')
+    .action(async (raw: Record<string, unknown>) => {
+      const { runScoreCommand } = await import('./score.js')
+      const format = raw.json ? 'json' : raw.csv ? 'csv' : 'table'
+      await runScoreCommand({ ...(raw as unknown as ScoreCommandOptions), format }, { env: process.env, log: (line) => console.log(line) })
+    })
+
+  program
+    .command('verify')
+    .description('Every source on one address at a snapshot: Human ID on chain, the Human ID API and attestation index, and the Passport score, each verdict with its reason.')
+    .argument('<address>', 'the wallet')
+    .option('--snapshot <block>', 'a block of the network, or latest', 'latest')
+    .option('--network <id>', "the space's network, a chain id", '10')
+    .option('--action-id <id>', 'Human ID action id (default 123456789)')
+    .option('--rpc <url>', "JSON-RPC of the network (default: PERSONHOOD_RPC_URL)")
+    .option('--hub-chain-rpc <url>', 'JSON-RPC of the Human ID hub chain (Optimism), when the network is another')
+    .option('--passport-url <url>', 'Passport API host')
+    .option('--registry-url <url>', 'Passport v1 registry host')
+    .option('--human-id-url <url>', 'Human ID API')
+    .option('--index-url <url>', 'attestation index')
+    .option('--json', 'print JSON')
+    .action(async (address: string, raw: Record<string, unknown>) => {
+      const { formatVerifyReport, runVerifyCommand } = await import('./verify.js')
+      const report = await runVerifyCommand({ ...(raw as VerifyCommandOptions), address }, { env: process.env })
       if (raw.json) console.log(stringifyJson(report, { indent: 2 }))
-      else for (const line of formatDemoReport(report)) console.log(line)
+      else for (const line of formatVerifyReport(report)) console.log(line)
+      if (report.decision === null) process.exitCode = exitCodes.source
+    })
+
+  program
+    .command('audit')
+    .description('Audit a vote: who voted, which voters were unique humans at the snapshot and by what evidence, linked wallets, and the outcome counting only verified voters. Writes audit.json, audit.csv, audit.md and audit.html.')
+    .option('--votes <file>', 'the votes: a Snapshot vote export (CSV: address, choice, voting_power; or JSON)')
+    .option('--proposal <id>', 'or: a proposal id, its votes read from the Snapshot hub (every page)')
+    .option('--hub <url>', 'the Snapshot hub GraphQL URL', 'https://hub.snapshot.org/graphql')
+    .option('--snapshot <block>', "the snapshot block (default: the proposal's)")
+    .option('--network <id>', "the space's network, a chain id (default: the proposal's, else 1)")
+    .option('--config <file>', 'JSON naming the strategy and its options (default: the proposal\'s strategy when it is one of ours, else human-verification)')
+    .option('--rpc <url>', "JSON-RPC of the space's network (default: PERSONHOOD_RPC_URL)")
+    .option('--hub-chain-rpc <url>', 'JSON-RPC of the Human ID hub chain (Optimism), when the space is on another network')
+    .option('--passport-url <url>', 'Passport API host (default: PASSPORT_API_URL, PERSONHOOD_BASE_URL, else the public one)')
+    .option('--registry-url <url>', 'Passport v1 registry host (default: the Passport host when set, else the public one)')
+    .option('--human-id-url <url>', 'Human ID API (default: HUMAN_ID_API_URL, PERSONHOOD_HUMAN_ID_URL, else the public one)')
+    .option('--index-url <url>', 'attestation index (default: ATTESTATION_INDEX_URL, PERSONHOOD_ATTESTATION_INDEX_URL, else the public one)')
+    .option('--choices <labels>', 'choice labels of a votes file, comma-separated', (value: string) => value.split(',').map((label) => label.trim()))
+    .option('--type <type>', 'voting system of a votes file (single-choice, approval, ranked-choice, weighted, quadratic, basic)')
+    .option('--out <dir>', 'where the report goes', 'personhood-audit')
+    .option('--cache-dir <dir>', 'disk cache of service answers (default: <out>/cache)')
+    .option('--no-cache', 'ask every service again')
+    .option('--no-linked-wallets', 'skip the per-voter score history reads behind linked-wallet signals')
+    .option('--fail-if-unverified-share <pct>', 'exit 6 when more than this percent of voters are unverified', percent)
+    .action(async (raw: Record<string, unknown>) => {
+      const { runAuditCommand } = await import('./audit.js')
+      const outcome = await runAuditCommand(raw as unknown as AuditCommandOptions, { env: process.env, log: (line) => console.log(line) })
+      if (outcome.policyFailed) process.exitCode = exitCodes.policy
     })
 
   return program
@@ -92,5 +185,16 @@ export function createProgram(): Command {
  * await main(['node', 'personhood', 'serve', '--port', '0'])
  */
 export async function main(argv: readonly string[]): Promise<void> {
-  await createProgram().parseAsync([...argv])
+  const program = createProgram()
+  try {
+    await program.parseAsync([...argv])
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Commander has printed the usage error (or the help, or the version) already.
+      process.exitCode = error.exitCode === 0 ? exitCodes.ok : exitCodes.usage
+      return
+    }
+    console.error(error instanceof Error ? error.message : String(error))
+    process.exitCode = exitCodeFor(error)
+  }
 }

@@ -68,3 +68,17 @@ export class AuditIncompleteError extends BaseError {
     this.addresses = parameters.addresses
   }
 }
+
+/** A `--config` file that cannot be read as a strategy and its options. Names the file and what is wrong. */
+export class ConfigFileError extends BaseError {
+  override name = 'ConfigFileError' as const
+  readonly file: string
+  constructor(parameters: BaseErrorParameters & { file: string; reason: string }) {
+    super(`Config "${parameters.file}" ${parameters.reason}`, {
+      ...parameters,
+      code: 'CONFIG_FILE_INVALID',
+      details: parameters.details ?? 'A config is JSON: { "strategy": "human-verification", "options": { ... } }, the options as the space configures them.',
+    })
+    this.file = parameters.file
+  }
+}

@@ -18,7 +18,7 @@ export {
 export { InvalidAddressError, InvalidParameterError, InvalidStateError, PaginationLimitError } from './input.js'
 export { ScoreTimeoutError, ScoringError } from './scoring.js'
 export { BlockNotAvailableError, ChainReadError, LocalChainError, UnsupportedNetworkError } from './chain.js'
-export { AuditIncompleteError, ProposalNotFoundError, SnapshotHubError, VotesFileError } from './audit.js'
+export { AuditIncompleteError, ConfigFileError, ProposalNotFoundError, SnapshotHubError, VotesFileError } from './audit.js'
 export {
   PassportHistoryDeniedError,
   RateBudgetError,

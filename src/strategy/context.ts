@@ -14,7 +14,7 @@ import type { AttestationIndexClient } from '../clients/attestation-index.js'
 import type { HumanIdClient } from '../clients/human-id.js'
 import type { BlockClock } from '../chain/block-at-time.js'
 import type { ChainClient } from '../chain/provider.js'
-import type { RateLimiter, RateLimitTier } from '../http/rate-limit.js'
+import type { RateLimiter, RateLimitTier, RateLimitWait } from '../http/rate-limit.js'
 import { defaultSleep, type Sleep } from '../http/sleep.js'
 import { createStrategyCache, type StrategyCache } from './cache.js'
 import { createDeadline, defaultStrategyDeadlineMs, type Deadline, type RateBudget } from './deadline.js'
@@ -98,6 +98,8 @@ export type StrategyContext = {
   concurrency?: number | undefined
   /** Aborts the call. */
   signal?: AbortSignal | undefined
+  /** Hears of every wait for rate budget before it starts (a progress line shows it). */
+  onWait?: ((wait: RateLimitWait) => void) | undefined
 }
 
 /** The environment variables a strategy folder reads (score-api gives strategies no other configuration). */
@@ -226,6 +228,7 @@ export function getPassportSources(runtime: StrategyRuntime, strategy: string): 
     concurrency: runtime.concurrency,
     // A request never waits for rate budget past the call's deadline.
     ...(Number.isFinite(remainingMs) ? { maxWaitMs: Math.max(0, remainingMs) } : {}),
+    ...(context.onWait ? { onWait: context.onWait } : {}),
   }
   const tier = access.tier ?? 1
   const passport =

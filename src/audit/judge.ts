@@ -1,0 +1,162 @@
+/**
+ * The audit's judge: the strategy a space votes with, run at the audit's snapshot, its answer for
+ * each voter turned into the audit's line (eligibility, method, every source's verdict with its
+ * evidence). The audit never judges by rules of its own: what it reports for a voter is what the
+ * strategy gives for the same snapshot.
+ */
+import type { Address } from 'viem'
+import type { HumanCredential } from '../chain/constants.js'
+import { InvalidParameterError } from '../errors/input.js'
+import { runStrategy, type StrategyDefinition } from '../strategy/define.js'
+import type { StrategyContext } from '../strategy/context.js'
+import type { StrategyProvider } from '../strategy/snapshot.js'
+import { createStrategyCache } from '../strategy/cache.js'
+import type { PassportVerdict, Verdict } from '../verify/verdict.js'
+import type { StampEntries } from './linked.js'
+import type { AuditJudge, AuditJudgment } from './run.js'
+import type { AuditSourceVerdict, AuditVoter, VerificationMethod } from './types.js'
+import { verificationMethods } from './types.js'
+
+/**
+ * What a strategy's answer for one voter says, for the audit: every verdict it rests on, and,
+ * when the strategy decides eligibility itself (a fallback policy), that decision.
+ */
+export type StrategyExplanation = {
+  verdicts: readonly Verdict[]
+  /** The strategy's own decision; when absent, a voter is eligible when its score is above 0. */
+  eligible?: boolean | undefined
+  method?: VerificationMethod | null | undefined
+}
+
+/**
+ * Reads what a strategy's per-address detail says: a list of verdicts, one verdict (Passport), or
+ * an object carrying `verdicts` (and optionally `eligible` and `method`).
+ *
+ * @throws {InvalidParameterError} for a detail of another shape (a strategy the audit cannot explain).
+ */
+export function explainStrategyDetail(detail: unknown): StrategyExplanation {
+  if (Array.isArray(detail)) return { verdicts: detail as Verdict[] }
+  if (isVerdict(detail)) return { verdicts: [detail] }
+  if (detail && typeof detail === 'object' && Array.isArray((detail as { verdicts?: unknown }).verdicts)) {
+    const { verdicts, eligible, method } = detail as { verdicts: Verdict[]; eligible?: unknown; method?: unknown }
+    return {
+      verdicts,
+      ...(typeof eligible === 'boolean' ? { eligible } : {}),
+      ...(method === null || (typeof method === 'string' && (verificationMethods as readonly string[]).includes(method)) ? { method: method as VerificationMethod | null } : {}),
+    }
+  }
+  throw new InvalidParameterError({ parameter: 'strategy', reason: 'The strategy answered a detail the audit cannot read: it needs its verdicts.' })
+}
+
+function isVerdict(value: unknown): value is Verdict {
+  return !!value && typeof value === 'object' && 'credential' in value && 'source' in value && 'valid' in value && 'address' in value
+}
+
+/** One verdict as the audit shows it: JSON-safe, with where it came from. */
+export function toAuditVerdict(verdict: Verdict): AuditSourceVerdict {
+  return {
+    source: verdict.credential === 'passport' ? 'passport' : 'human-id',
+    via: verdict.source,
+    credential: verdict.credential,
+    valid: verdict.valid,
+    reason: verdict.reason,
+    expiresAt: verdict.expiresAt,
+    evidence: verdict.evidence,
+  }
+}
+
+/** The audit's Passport line for a voter, from the strategy's Passport verdict. */
+export function passportLine(verdict: PassportVerdict): NonNullable<AuditVoter['passport']> {
+  const { evidence } = verdict
+  return {
+    score: evidence.scoreValue,
+    passing: verdict.valid,
+    threshold: Number(evidence.threshold),
+    origin: verdict.reason === 'never-scored' ? 'absent' : evidence.origin,
+  }
+}
+
+const humanMethods = verificationMethods.filter((method): method is HumanCredential => method !== 'passport')
+
+/**
+ * The audit's judgment of one voter from the strategy's score and explanation: eligible as the
+ * strategy decided (else when its score is above 0), by the first method of the policy's order
+ * whose verdict holds.
+ */
+export function judgmentOf(score: number, explanation: StrategyExplanation): AuditJudgment {
+  const eligible = explanation.eligible ?? score > 0
+  const held = (method: VerificationMethod) => explanation.verdicts.some((verdict) => verdict.credential === method && verdict.valid)
+  const method = explanation.method !== undefined ? explanation.method : eligible ? ([...humanMethods, 'passport'] as VerificationMethod[]).find(held) ?? null : null
+  const passport = explanation.verdicts.find((verdict): verdict is PassportVerdict => verdict.credential === 'passport')
+  return {
+    score,
+    eligible,
+    method,
+    verdicts: explanation.verdicts.map(toAuditVerdict),
+    ...(passport ? { passport: passportLine(passport) } : {}),
+  }
+}
+
+/** Parameters of {@link createStrategyJudge}. */
+export type CreateStrategyJudgeParameters = {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any strategy of the package
+  definition: StrategyDefinition<any, unknown, any>
+  /** The strategy's options, as a space configures them. */
+  options: unknown
+  /** The space's network (chain id string). */
+  network: string
+  /** A provider of that network. */
+  provider: StrategyProvider
+  /** The snapshot block on that network. */
+  snapshot: bigint
+  /** Where the sources are, keys, clock (the audit passes no deadline: it may wait for rate budget). */
+  context: StrategyContext
+  /** Voters per strategy call (progress is reported between calls). Default 500, score-api's batch. */
+  batchSize?: number | undefined
+  /**
+   * Reads voters' stamp entries at the snapshot, for linked-wallet signals (null for a voter with no
+   * score record then). Optional: without it, the audit shows no linked wallets.
+   */
+  readStamps?: ((addresses: readonly Address[]) => Promise<ReadonlyMap<string, StampEntries | null>>) | undefined
+  /** Counts the requests each strategy call sent, by source. */
+  onRequests?: ((requests: Record<string, number>) => void) | undefined
+}
+
+/**
+ * A judge that runs a strategy at the snapshot over the voters, in batches, and reads each voter's
+ * answer into the audit's line.
+ *
+ * @example
+ * const judge = createStrategyJudge({ definition: humanVerificationStrategy, options, network: '1', provider, snapshot: 21_000_000n, context })
+ * const result = await runAudit({ votes, run, judge })
+ */
+export function createStrategyJudge(parameters: CreateStrategyJudgeParameters): AuditJudge {
+  const batchSize = parameters.batchSize ?? 500
+  if (!Number.isSafeInteger(batchSize) || batchSize < 1) throw new InvalidParameterError({ parameter: 'batchSize', reason: `Expected a positive integer, got ${batchSize}.` })
+  // One cache for every batch of the audit, so a listing read for the first batch serves the rest.
+  const cache = parameters.context.cache ?? createStrategyCache()
+  const context: StrategyContext = { deadlineMs: Infinity, ...parameters.context, cache }
+  return async ({ addresses, onJudged }) => {
+    const judgments = new Map<string, AuditJudgment>()
+    for (let start = 0; start < addresses.length; start += batchSize) {
+      const batch = addresses.slice(start, start + batchSize)
+      const run = await runStrategy(parameters.definition, {
+        network: parameters.network,
+        provider: parameters.provider,
+        addresses: batch,
+        options: parameters.options,
+        snapshot: parameters.snapshot,
+        context,
+      })
+      parameters.onRequests?.(run.requests)
+      const stamps = parameters.readStamps ? await parameters.readStamps(batch) : undefined
+      for (const [address, answer] of run.results) {
+        const judgment = judgmentOf(answer.score, explainStrategyDetail(answer.detail))
+        const entries = stamps?.get(address.toLowerCase())
+        judgments.set(address.toLowerCase(), entries ? { ...judgment, stamps: entries } : judgment)
+      }
+      onJudged?.(judgments.size)
+    }
+    return judgments
+  }
+}

@@ -1,0 +1,131 @@
+/**
+ * What the commands that run strategies (`audit`, `score`, `verify`) share: the sources a strategy
+ * reads (flags first, then the environment: the names score-api operators set, then the names
+ * `personhood serve` prints), the space network's provider, and reading addresses and options.
+ */
+import { existsSync, readFileSync } from 'node:fs'
+import { createPublicClient, http } from 'viem'
+import { InvalidParameterError } from '../errors/input.js'
+import { readStrategyEnvironment, type StrategyContext } from '../strategy/context.js'
+import type { StrategyProvider } from '../strategy/snapshot.js'
+import { parseAddress } from '../utils/parse.js'
+
+/** The flags that point a strategy at its sources. */
+export type SourceFlags = {
+  rpc?: string | undefined
+  hubChainRpc?: string | undefined
+  passportUrl?: string | undefined
+  registryUrl?: string | undefined
+  humanIdUrl?: string | undefined
+  indexUrl?: string | undefined
+}
+
+/** The environment, read as the commands read it: empty values are unset. */
+export type CommandEnvironment = Readonly<Record<string, string | undefined>>
+
+function first(env: CommandEnvironment, ...names: string[]): string | undefined {
+  for (const name of names) {
+    const value = env[name]?.trim()
+    if (value) return value
+  }
+  return undefined
+}
+
+/**
+ * The strategy context of a command: Passport access from `PASSPORT_API_KEY`, `PASSPORT_SCORER_ID`,
+ * `PASSPORT_API_TIER`, `PASSPORT_API_URL`, `PASSPORT_REGISTRY_URL` (score-api's names), else from
+ * what `personhood serve` prints (`PERSONHOOD_API_KEY`, `PERSONHOOD_SCORER_ID`,
+ * `PERSONHOOD_BASE_URL`); Human ID from `HUMAN_ID_RPC_URL`, `HUMAN_ID_API_URL` (else
+ * `PERSONHOOD_HUMAN_ID_URL`) and `ATTESTATION_INDEX_URL` (else `PERSONHOOD_ATTESTATION_INDEX_URL`);
+ * flags win over both. No deadline: a command may wait for rate budget,
+ * and says so on its progress line.
+ *
+ * @throws {InvalidParameterError} for an invalid variable (named).
+ */
+export function commandStrategyContext(parameters: {
+  flags: SourceFlags
+  env: CommandEnvironment
+  fetch?: typeof fetch | undefined
+  now?: (() => number) | undefined
+  onWait?: ((waitMs: number, budget: string) => void) | undefined
+}): StrategyContext {
+  const { flags, env } = parameters
+  const base = readStrategyEnvironment(env)
+  const passportUrl = flags.passportUrl ?? first(env, 'PASSPORT_API_URL', 'PERSONHOOD_BASE_URL')
+  return {
+    ...base,
+    passport: {
+      ...base.passport,
+      apiKey: first(env, 'PASSPORT_API_KEY', 'PERSONHOOD_API_KEY'),
+      scorerId: first(env, 'PASSPORT_SCORER_ID', 'PERSONHOOD_SCORER_ID'),
+      baseUrl: passportUrl,
+      registryBaseUrl: flags.registryUrl ?? first(env, 'PASSPORT_REGISTRY_URL'),
+    },
+    humanId: {
+      ...base.humanId,
+      hubChain: flags.hubChainRpc ?? first(env, 'HUMAN_ID_RPC_URL'),
+      baseUrl: flags.humanIdUrl ?? first(env, 'HUMAN_ID_API_URL', 'PERSONHOOD_HUMAN_ID_URL'),
+      attestationIndexBaseUrl: flags.indexUrl ?? first(env, 'ATTESTATION_INDEX_URL', 'PERSONHOOD_ATTESTATION_INDEX_URL'),
+    },
+    deadlineMs: Infinity,
+    ...(parameters.onWait ? { onWait: ({ waitMs }: { waitMs: number }) => parameters.onWait!(waitMs, 'Passport API key') } : {}),
+    ...(parameters.fetch ? { fetch: parameters.fetch } : {}),
+    ...(parameters.now ? { now: parameters.now } : {}),
+  }
+}
+
+/**
+ * A provider of the space's network from `--rpc` (else `PERSONHOOD_RPC_URL`).
+ *
+ * @throws {InvalidParameterError} when neither is set.
+ */
+export function commandProvider(parameters: { flags: SourceFlags; env: CommandEnvironment; network: string; fetch?: typeof fetch | undefined }): { provider: StrategyProvider; url: string } {
+  const url = parameters.flags.rpc ?? first(parameters.env, 'PERSONHOOD_RPC_URL')
+  if (!url) {
+    throw new InvalidParameterError({
+      parameter: '--rpc',
+      reason: `The snapshot is a block of network ${parameters.network}: give that network's JSON-RPC URL with --rpc (or PERSONHOOD_RPC_URL).`,
+    })
+  }
+  if (!/^https?:\/\//i.test(url)) throw new InvalidParameterError({ parameter: '--rpc', reason: `Expected an http(s) URL, got "${url.slice(0, 60)}".` })
+  return { provider: createPublicClient({ transport: http(url, { retryCount: 2, ...(parameters.fetch ? { fetchFn: parameters.fetch } : {}) }) }), url }
+}
+
+/**
+ * Reads `--addresses`: a comma-separated list, or a file with one address per line (a CSV's first
+ * column; a header line and `#` comments are skipped). Addresses come back EIP-55, each once.
+ *
+ * @throws {InvalidParameterError} naming the line of a malformed address, or an empty list.
+ */
+export function readAddressList(value: string): string[] {
+  const fromFile = existsSync(value)
+  const lines = fromFile ? readFileSync(value, 'utf8').split(/\r?\n/) : value.split(',')
+  const addresses = new Set<string>()
+  lines.forEach((line, index) => {
+    const cell = (fromFile ? (line.split(',')[0] ?? '') : line).trim()
+    if (cell === '' || cell.startsWith('#')) return
+    if (fromFile && index === 0 && !/^0x/i.test(cell)) return // a header
+    try {
+      addresses.add(parseAddress(cell))
+    } catch {
+      throw new InvalidParameterError({ parameter: '--addresses', reason: `${fromFile ? `${value}, line ${index + 1}` : `item ${index + 1}`}: "${cell.slice(0, 60)}" is not an address.` })
+    }
+  })
+  if (addresses.size === 0) throw new InvalidParameterError({ parameter: '--addresses', reason: `No address in ${fromFile ? value : 'the list'}.` })
+  return [...addresses]
+}
+
+/**
+ * Reads `--options`: JSON text, or the path of a JSON file.
+ *
+ * @throws {InvalidParameterError} when it is neither.
+ */
+export function readOptionsArgument(value: string): unknown {
+  const text = value.trim().startsWith('{') ? value : existsSync(value) ? readFileSync(value, 'utf8') : undefined
+  if (text === undefined) throw new InvalidParameterError({ parameter: '--options', reason: `Expected JSON or the path of a JSON file, got "${value.slice(0, 60)}".` })
+  try {
+    return JSON.parse(text)
+  } catch (error) {
+    throw new InvalidParameterError({ parameter: '--options', reason: `Not JSON: ${(error as Error).message}` })
+  }
+}
