@@ -23,10 +23,14 @@ export {
   deleteCachedStamps,
   updateCachedStamps,
   updateCachedStampSaveStatus,
+  type AddCachedStampsParameters,
   type CacheStampInput,
+  type DeleteCachedStampsParameters,
   type DeleteStampInput,
   type SaveStatusInput,
+  type UpdateCachedStampSaveStatusParameters,
   type UpdateCachedStampSaveStatusReturnType,
+  type UpdateCachedStampsParameters,
 } from './stamp-cache/writes.js'
 export {
   calculateStampCacheScore,

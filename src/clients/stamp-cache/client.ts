@@ -37,10 +37,11 @@ import {
   deleteCachedStamps,
   updateCachedStamps,
   updateCachedStampSaveStatus,
-  type CacheStampInput,
-  type DeleteStampInput,
-  type SaveStatusInput,
+  type AddCachedStampsParameters,
+  type DeleteCachedStampsParameters,
+  type UpdateCachedStampSaveStatusParameters,
   type UpdateCachedStampSaveStatusReturnType,
+  type UpdateCachedStampsParameters,
 } from './writes.js'
 
 /** The stamp-cache client: {@link StampCacheContext} plus every D action bound to it. */
@@ -50,13 +51,13 @@ export type StampCacheClient = StampCacheContext & {
   /** `GET /account/nonce` (not in the spec): see {@link getStampCacheSignInNonce}. */
   getSignInNonce(options?: StampCacheRequestOptions): Promise<GetStampCacheSignInNonceReturnType>
   /** D1: see {@link addCachedStamps}. */
-  addStamps(stamps: readonly CacheStampInput[], options?: StampCacheRequestOptions): Promise<StampsWithScoreResponse>
+  addStamps(parameters: AddCachedStampsParameters): Promise<StampsWithScoreResponse>
   /** D2: see {@link updateCachedStamps}. */
-  updateStamps(stamps: readonly CacheStampInput[], options?: StampCacheRequestOptions): Promise<StampsWithScoreResponse>
+  updateStamps(parameters: UpdateCachedStampsParameters): Promise<StampsWithScoreResponse>
   /** D3: see {@link deleteCachedStamps}. */
-  deleteStamps(stamps: readonly DeleteStampInput[], options?: StampCacheRequestOptions): Promise<StampsResponse>
+  deleteStamps(parameters: DeleteCachedStampsParameters): Promise<StampsResponse>
   /** D4: see {@link updateCachedStampSaveStatus}. */
-  updateSaveStatus(items: readonly SaveStatusInput[], options?: StampCacheRequestOptions): Promise<UpdateCachedStampSaveStatusReturnType>
+  updateSaveStatus(parameters: UpdateCachedStampSaveStatusParameters): Promise<UpdateCachedStampSaveStatusReturnType>
   /** D5: see {@link getStampCacheWeights}. */
   getWeights(options?: StampCacheRequestOptions): Promise<ScorerWeights>
   /** D6: see {@link getCachedStamps}. */
@@ -115,10 +116,10 @@ export function createStampCacheClient(config: CreateStampCacheClientParameters)
     ...context,
     signIn: (parameters) => signInToStampCache(context, parameters),
     getSignInNonce: (options) => getStampCacheSignInNonce(context, options),
-    addStamps: (stamps, options) => addCachedStamps(context, stamps, options),
-    updateStamps: (stamps, options) => updateCachedStamps(context, stamps, options),
-    deleteStamps: (stamps, options) => deleteCachedStamps(context, stamps, options),
-    updateSaveStatus: (items, options) => updateCachedStampSaveStatus(context, items, options),
+    addStamps: (parameters) => addCachedStamps(context, parameters),
+    updateStamps: (parameters) => updateCachedStamps(context, parameters),
+    deleteStamps: (parameters) => deleteCachedStamps(context, parameters),
+    updateSaveStatus: (parameters) => updateCachedStampSaveStatus(context, parameters),
     getWeights: (options) => getStampCacheWeights(context, options),
     getStamps: (parameters) => getCachedStamps(context, parameters),
     getScore: (parameters) => getStampCacheScore(context, parameters),
