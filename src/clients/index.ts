@@ -80,9 +80,11 @@ export {
   updateCachedStamps,
   updateCachedStampSaveStatus,
   type AcceptStampCacheTosParameters,
+  type AddCachedStampsParameters,
   type CacheStampInput,
   type CalculateStampCacheScoreParameters,
   type CreateStampCacheClientParameters,
+  type DeleteCachedStampsParameters,
   type DeleteStampInput,
   type GetCachedStampsParameters,
   type GetStampCacheScoreParameters,
@@ -99,7 +101,9 @@ export {
   type StampCacheContext,
   type StampCacheRequestOptions,
   type StampCacheSigner,
+  type UpdateCachedStampSaveStatusParameters,
   type UpdateCachedStampSaveStatusReturnType,
+  type UpdateCachedStampsParameters,
 } from './stamp-cache.js'
 export {
   createHumanIdClient,

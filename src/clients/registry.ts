@@ -21,6 +21,7 @@ import {
 } from '../schemas/registry.js'
 import { stampMetadataListResponseSchema } from '../schemas/passport.js'
 import { normalizeAddress } from '../utils/address.js'
+import type { GetStampMetadataParameters, GetStampMetadataReturnType } from './passport.js'
 import {
   iterateStampPages,
   requestStampPage,
@@ -28,9 +29,7 @@ import {
   type IterateStampsReturnType,
   type ListStampsParameters,
   type ListStampsReturnType,
-  type GetStampMetadataParameters,
-  type GetStampMetadataReturnType,
-} from './passport.js'
+} from './stamp-pages.js'
 import {
   checkPaginationGuards,
   createApiKeyTransport,

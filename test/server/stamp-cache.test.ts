@@ -392,16 +392,16 @@ describe('contract: the stamp-cache client against the server', () => {
     const { accessToken } = await cache.signIn({ account: alice, domain: 'personhood.local', uri: 'http://personhood.local/' })
     expect(accessToken.split('.')).toHaveLength(3)
 
-    const added = await cache.addStamps(['Google', 'Discord', 'Ens'].map((provider) => ({ provider, stamp: credential(alice.address, provider) })))
+    const added = await cache.addStamps({ stamps: ['Google', 'Discord', 'Ens'].map((provider) => ({ provider, stamp: credential(alice.address, provider) })) })
     expect(added.score.score).toBe('20.75000')
-    const updated = await cache.updateStamps([{ provider: 'Ens' }])
+    const updated = await cache.updateStamps({ stamps: [{ provider: 'Ens' }] })
     expect(updated.stamps.map((stamp) => stamp.provider)).toEqual(['Google', 'Discord'])
-    const deleted = await cache.deleteStamps([{ provider: 'Discord' }])
+    const deleted = await cache.deleteStamps({ stamps: [{ provider: 'Discord' }] })
     expect(deleted.stamps.map((stamp) => stamp.provider)).toEqual(['Google'])
-    await expect(cache.deleteStamps([{ provider: 'Discord' }])).rejects.toBeInstanceOf(NotFoundError)
+    await expect(cache.deleteStamps({ stamps: [{ provider: 'Discord' }] })).rejects.toBeInstanceOf(NotFoundError)
 
     const id = deleted.stamps[0]!.id
-    expect(await cache.updateSaveStatus([{ id, store_save_status: 'saved' }])).toEqual({ updated: [id] })
+    expect(await cache.updateSaveStatus({ items: [{ id, store_save_status: 'saved' }] })).toEqual({ updated: [id] })
     expect(await cache.getWeights()).toEqual({ Google: 10.5, Discord: 7.25, Ens: 3 })
     expect((await cache.getStamps({ address: alice.address })).stamps).toHaveLength(1)
     expect((await cache.getScore({ address: alice.address })).score).toBe('10.50000')
