@@ -217,10 +217,19 @@ describe('deadline and rate budget', () => {
 })
 
 describe('context', () => {
-  test('from the environment: key, scorer, tier, hosts, deadline; a bad value names its variable', () => {
+  test('from the environment: key, scorer, tier, hosts, Human ID sources, deadline; a bad value names its variable', () => {
     expect(
       readStrategyEnvironment({ PASSPORT_API_KEY: 'k', PASSPORT_SCORER_ID: '335', PASSPORT_API_TIER: '2', PASSPORT_API_URL: 'http://127.0.0.1:1', PASSPORT_REGISTRY_URL: '', STRATEGY_DEADLINE_MS: '15000' }),
-    ).toEqual({ passport: { apiKey: 'k', scorerId: '335', tier: 2, baseUrl: 'http://127.0.0.1:1', registryBaseUrl: undefined }, deadlineMs: 15_000 })
+    ).toEqual({
+      passport: { apiKey: 'k', scorerId: '335', tier: 2, baseUrl: 'http://127.0.0.1:1', registryBaseUrl: undefined },
+      humanId: { hubChain: undefined, baseUrl: undefined, attestationIndexBaseUrl: undefined },
+      deadlineMs: 15_000,
+    })
+    expect(readStrategyEnvironment({ HUMAN_ID_RPC_URL: 'http://127.0.0.1:2', HUMAN_ID_API_URL: 'http://127.0.0.1:3', ATTESTATION_INDEX_URL: ' ' }).humanId).toEqual({
+      hubChain: 'http://127.0.0.1:2',
+      baseUrl: 'http://127.0.0.1:3',
+      attestationIndexBaseUrl: undefined,
+    })
     expect(() => readStrategyEnvironment({ PASSPORT_API_TIER: '5' })).toThrow('Parameter "PASSPORT_API_TIER" is invalid.')
   })
 

@@ -1,0 +1,176 @@
+/**
+ * `personhood audit` end to end on a votes file, against the reference server and the local chain
+ * seeded from one world: every voter's verdict is the strategy's at the same snapshot, a re-run
+ * seals the same digest without a single request, and bad input or a failing source is an error
+ * with its documented exit code, never a partial report.
+ */
+import { createServer, type Server } from 'node:http'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Address } from 'viem'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runAuditCommand, type AuditCommandOptions } from '../../src/cli/audit.js'
+import { demoVotes, runAuditDemo } from '../../src/cli/audit-demo.js'
+import { exitCodeFor, exitCodes } from '../../src/cli/exit-codes.js'
+import { VotesFileError } from '../../src/errors/audit.js'
+import { runStrategy } from '../../src/strategy/define.js'
+import { humanVerificationStrategy } from '../../src/strategy/human-verification.js'
+import { generateWorld } from '../../src/world/generate.js'
+import { startChainWorld } from '../strategies/human-id-serving.js'
+
+type World = Awaited<ReturnType<typeof startChainWorld>>
+let world: World
+let dir: string
+let votesFile: string
+let env: Record<string, string>
+const snapshot = 63_070_200
+const options = { credentials: ['gov-id', 'phone', 'biometrics', 'clean-hands'], match: 'any', scorerId: 1 }
+let requests = 0
+const counting: typeof fetch = (input, init) => {
+  requests++
+  return fetch(input, init)
+}
+
+beforeAll(async () => {
+  world = await startChainWorld()
+  dir = mkdtempSync(join(tmpdir(), 'personhood-audit-command-'))
+  const voters = world.voters(120)
+  votesFile = join(dir, 'votes.csv')
+  writeFileSync(votesFile, `address,choice,voting_power\n${voters.map((voter, index) => `${voter},${(index % 3) + 1},${(index % 7) + 1}`).join('\n')}\n`)
+  writeFileSync(join(dir, 'config.json'), JSON.stringify({ strategy: 'human-verification', options }))
+  const context = world.context()
+  env = {
+    PERSONHOOD_RPC_URL: (context.humanId!.hubChain as string) ?? '',
+    PASSPORT_API_KEY: world.apiKey,
+    PASSPORT_API_URL: world.baseUrl,
+    PASSPORT_API_TIER: '3',
+    ATTESTATION_INDEX_URL: context.humanId!.attestationIndexBaseUrl!,
+  }
+}, 120_000)
+afterAll(async () => {
+  await world?.close()
+  if (dir) rmSync(dir, { recursive: true, force: true })
+})
+
+function audit(overrides: Partial<AuditCommandOptions> = {}) {
+  const lines: string[] = []
+  const run = runAuditCommand(
+    { votes: votesFile, config: join(dir, 'config.json'), snapshot: String(snapshot), network: '10', out: join(dir, 'out'), choices: ['For', 'Against', 'Abstain'], ...overrides },
+    { env, log: (line) => lines.push(line), fetch: counting },
+  )
+  return { run, lines }
+}
+
+describe('personhood audit', () => {
+  it('judges every voter as the strategy does at the snapshot; a re-run seals the same digest and sends no request', async () => {
+    requests = 0
+    const first = await audit().run
+    const sent = requests
+    expect(sent).toBeGreaterThan(0)
+    expect(first.files.map((file) => file.split('/').pop())).toEqual(['audit.json', 'audit.csv', 'audit.md', 'audit.html'])
+
+    const voters = first.result.voters.map((voter) => voter.address)
+    const strategy = await runStrategy(humanVerificationStrategy, {
+      network: '10',
+      provider: world.provider('10'),
+      addresses: voters,
+      options,
+      snapshot,
+      context: { ...world.context(), passport: { apiKey: world.apiKey, baseUrl: world.baseUrl, rateLimiter: false } },
+    })
+    for (const voter of first.result.voters) {
+      const answer = strategy.results.get(voter.address as Address)!
+      expect({ address: voter.address, score: voter.score, eligible: voter.eligible, method: voter.method }).toEqual({
+        address: voter.address,
+        score: answer.score,
+        eligible: answer.detail.eligible,
+        method: answer.detail.method,
+      })
+    }
+    const methods = new Set(first.result.voters.map((voter) => voter.method))
+    expect(methods.has('passport')).toBe(true)
+    expect(methods.has(null)).toBe(true)
+    expect([...methods].some((method) => method !== null && method !== 'passport')).toBe(true)
+    expect(first.result.run).toMatchObject({ strategy: 'human-verification', network: '10', snapshot: String(snapshot) })
+
+    const json = JSON.parse(readFileSync(join(dir, 'out', 'audit.json'), 'utf8')) as { digest: string; voters: unknown[] }
+    expect(json.digest).toBe(first.result.digest)
+    expect(json.voters).toHaveLength(120)
+
+    requests = 0
+    const second = await audit().run
+    expect(requests).toBe(0)
+    expect(second.cache).toMatchObject({ misses: 0 })
+    expect(second.result.digest).toBe(first.result.digest)
+  }, 180_000)
+
+  it('--fail-if-unverified-share fails the policy above the share, and not below', async () => {
+    const strict = await audit({ failIfUnverifiedShare: 10 }).run
+    expect(strict.result.summary.unverifiedShare).toBeGreaterThan(10)
+    expect(strict.policyFailed).toBe(true)
+    expect((await audit({ failIfUnverifiedShare: 100 }).run).policyFailed).toBe(false)
+  }, 180_000)
+
+  it('a malformed votes file names its line and field, and nothing is written', async () => {
+    const bad = join(dir, 'bad.csv')
+    writeFileSync(bad, 'address,choice,voting_power\n0x52908400098527886E0F7030069857D2E4169EE7,1,3\n0x1234,2,1\n')
+    const out = join(dir, 'bad-out')
+    const error = await audit({ votes: bad, out }).run.catch((caught: unknown) => caught)
+    expect(error).toBeInstanceOf(VotesFileError)
+    expect((error as VotesFileError).line).toBe(3)
+    expect(exitCodeFor(error)).toBe(exitCodes.input)
+    expect(existsSync(join(out, 'audit.json'))).toBe(false)
+  })
+
+  it('a block in the future is exit 5, a source that is down exit 4, and no report is written', async () => {
+    const future = await audit({ snapshot: '999999999', out: join(dir, 'future') }).run.catch((caught: unknown) => caught)
+    expect(exitCodeFor(future)).toBe(exitCodes.block)
+    const down = await audit({ passportUrl: 'http://127.0.0.1:9', registryUrl: 'http://127.0.0.1:9', out: join(dir, 'down'), cache: false }).run.catch((caught: unknown) => caught)
+    expect(exitCodeFor(down)).toBe(exitCodes.source)
+    expect(existsSync(join(dir, 'down', 'audit.json'))).toBe(false)
+  }, 180_000)
+
+  it('an unknown proposal is exit 3, an unreachable hub exit 4', async () => {
+    const hub: Server = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' })
+      response.end(JSON.stringify({ data: { proposal: null } }))
+    })
+    await new Promise<void>((resolve) => hub.listen(0, '127.0.0.1', resolve))
+    try {
+      const { port } = hub.address() as { port: number }
+      const proposal = `0x${'ab'.repeat(32)}`
+      const unknown = await audit({ votes: undefined, proposal, hub: `http://127.0.0.1:${port}/graphql`, out: join(dir, 'p'), cache: false }).run.catch((caught: unknown) => caught)
+      expect(exitCodeFor(unknown)).toBe(exitCodes.input)
+      const unreachable = await audit({ votes: undefined, proposal, hub: 'http://127.0.0.1:9/graphql', out: join(dir, 'p'), cache: false }).run.catch((caught: unknown) => caught)
+      expect(exitCodeFor(unreachable)).toBe(exitCodes.source)
+    } finally {
+      await new Promise((resolve) => hub.close(resolve))
+    }
+  }, 60_000)
+})
+
+describe('personhood demo', () => {
+  it('votes of the demo world: every demo account and sybil, deterministic', () => {
+    const demoWorld = generateWorld({ now: '2025-06-01T00:00:00.000Z', wallets: 200 })
+    const votes = demoVotes(demoWorld, 150)
+    expect(votes).toEqual(demoVotes(demoWorld, 150))
+    expect(votes).toHaveLength(150)
+    const voters = new Set(votes.map((vote) => vote.voter.toLowerCase()))
+    for (const account of demoWorld.demoAccounts) expect(voters.has(account.address.toLowerCase())).toBe(true)
+    for (const member of demoWorld.sybilClusters.flatMap((cluster) => cluster.members)) expect(voters.has(member.toLowerCase())).toBe(true)
+  })
+
+  it('runs the whole audit offline and leaves the report', async () => {
+    const out = join(dir, 'demo')
+    const lines: string[] = []
+    const report = await runAuditDemo({ out, voters: 120, wallets: 200, log: (line) => lines.push(line) })
+    for (const name of ['votes.csv', 'config.json', 'audit.json', 'audit.csv', 'audit.md', 'audit.html']) expect(existsSync(join(out, name)), name).toBe(true)
+    expect(report.result.voters).toHaveLength(120)
+    expect(report.result.summary.clusters.length).toBeGreaterThan(0)
+    expect(report.result.summary.eligibleVoters).toBeGreaterThan(0)
+    expect(report.result.summary.eligibleVoters).toBeLessThan(120)
+    expect(lines.join('\n')).toMatch(/were verified unique humans at block/)
+    expect(lines.join('\n')).toContain('npx personhood audit --votes')
+  }, 180_000)
+})
