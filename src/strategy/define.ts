@@ -87,6 +87,15 @@ export function getStrategyJsonSchema(definition: Pick<StrategyDefinition, 'titl
   return strategyJsonSchema({ title: definition.title, options: definition.optionsSchema })
 }
 
+/**
+ * The `schema.json` of a score-api validation that takes a strategy's options as its params: the
+ * strategy's schema under `#/definitions/Validation`.
+ */
+export function validationJsonSchema(definition: Pick<StrategyDefinition, 'title' | 'optionsSchema'>): Record<string, unknown> {
+  const schema = getStrategyJsonSchema(definition) as { definitions: { Strategy: unknown } }
+  return { $schema: 'http://json-schema.org/draft-07/schema#', $ref: '#/definitions/Validation', definitions: { Validation: schema.definitions.Strategy } }
+}
+
 /** Parameters of {@link runStrategy}: score-api's arguments by name, and the context. */
 export type RunStrategyParameters = {
   /** The space (score-api passes its ENS name); strategies here do not depend on it. Default ''. */

@@ -17,6 +17,7 @@ export {
   createScoreApiStrategy,
   defineStrategy,
   getStrategyJsonSchema,
+  validationJsonSchema,
   runStrategy,
   untilAborted,
   type AddressScore,
@@ -58,3 +59,4 @@ export {
   type HumanVerificationOptions,
   type HumanVerificationPrepared,
 } from './human-verification.js'
+export { validateWithStrategy, type ValidateWithStrategyParameters } from './validation.js'
