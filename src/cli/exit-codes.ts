@@ -12,7 +12,7 @@ export const exitCodes = {
   internal: 1,
   /** The command line is wrong: an unknown option, a missing or malformed argument. */
   usage: 2,
-  /** An input is wrong: a votes file, a config file, an address, an unknown proposal or strategy options. */
+  /** An input is wrong: a votes file, a config file, a state file, an address, an unknown proposal or strategy options. */
   input: 3,
   /** A service (hub, scoring, verification, index) or the RPC endpoint failed or could not be reached. */
   source: 4,
@@ -32,6 +32,7 @@ const inputCodes = new Set([
   'STRATEGY_OPTIONS_INVALID',
   'CONFIG_FILE_INVALID',
   'UNSUPPORTED_NETWORK',
+  'INVALID_STATE',
 ])
 const blockCodes = new Set(['BLOCK_NOT_AVAILABLE', 'BLOCK_IN_FUTURE'])
 

@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createPassportClient } from '../../src/clients/passport.js'
 import { createRegistryClient } from '../../src/clients/registry.js'
+import { exitCodes } from '../../src/cli/exit-codes.js'
 import { serveNotices } from '../../src/cli/serve.js'
 import { loadStateFile } from '../../src/server/persistence.js'
 import { ensureBuilt, root } from '../helpers/built.js'
@@ -88,7 +89,7 @@ describe('personhood serve (built bin, real port)', () => {
     writeFileSync(broken, text)
     const { code, stdout, stderr } = await runBin(['--port', '0', '--data', broken])
     const output = stdout + stderr
-    expect(code).toBe(1)
+    expect(code).toBe(exitCodes.input) // a state file that cannot be used is a wrong input
     expect(output).toContain(`The state file ${broken} cannot be used; nothing was changed.`)
     expect(output).toContain('scorers[0].threshold: Invalid input: expected string, received number')
     expect(output).not.toContain('listening on')
