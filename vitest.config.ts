@@ -12,6 +12,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // A temp folder per run; the run fails when a test leaves anything in it (or in .tmp/).
+    globalSetup: ['./test/helpers/temp-guard.ts'],
     reporters: ['default', './test/helpers/summary-reporter.ts'],
   },
 })

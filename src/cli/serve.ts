@@ -4,13 +4,15 @@
  * written to the file at once). With `--data`, every change is saved atomically before it is
  * acknowledged, and once more on exit.
  */
+import { accessSync, constants, rmSync, statSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
+import { dirname, resolve } from 'node:path'
 import { serve as bindNode, type ServerType } from '@hono/node-server'
 import type { Duplex } from 'node:stream'
 import { generateWorld } from '../world/generate.js'
 import type { World } from '../world/types.js'
 import { checkServerOptions, createServer, type PersonhoodServer } from '../server/app.js'
-import { createFilePersistence, loadStateFile, type FilePersistence } from '../server/persistence.js'
+import { createFilePersistence, loadStateFile, logFileOf, type FilePersistence } from '../server/persistence.js'
 import { createEmptyState, randomSecret, Store } from '../server/state/store.js'
 import { stateFromWorld } from '../server/state/world.js'
 import type { LocalChain } from '../devchain/local-chain.js'
@@ -109,13 +111,71 @@ function checkServeOptions(options: ServeOptions): void {
   }
 }
 
+function errorCode(error: unknown): string | undefined {
+  return error && typeof error === 'object' && 'code' in error && typeof error.code === 'string' ? error.code : undefined
+}
+
+function dataError(data: string, reason: string, cause?: unknown): InvalidParameterError {
+  return new InvalidParameterError({ parameter: 'data', reason: `--data ${data}: ${reason}`, ...(cause !== undefined ? { cause } : {}) })
+}
+
+/**
+ * Checks that `--data` names a file `serve` can read and write: not a directory, in a folder that
+ * exists and that this process may write in (the state is saved through a temp file beside it).
+ */
+function checkDataPath(data: string): void {
+  const folder = dirname(resolve(data))
+  let file: ReturnType<typeof statSync> | undefined
+  try {
+    file = statSync(data)
+  } catch (error) {
+    if (errorCode(error) !== 'ENOENT' && errorCode(error) !== 'ENOTDIR') throw dataError(data, `cannot be read (${errorCode(error) ?? String(error)}).`, error)
+  }
+  if (file?.isDirectory()) throw dataError(data, `is a folder; --data takes a state file, for example --data ${resolve(data, 'state.json')}.`)
+  if (file && !file.isFile()) throw dataError(data, 'is not a regular file; --data takes a state file.')
+  let parent: ReturnType<typeof statSync> | undefined
+  try {
+    parent = statSync(folder)
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') throw dataError(data, `the folder ${folder} does not exist; create it (mkdir -p ${folder}) or choose another path.`)
+    if (errorCode(error) !== 'ENOTDIR') throw dataError(data, `the folder ${folder} cannot be read (${errorCode(error) ?? String(error)}).`, error)
+  }
+  if (!parent?.isDirectory()) throw dataError(data, `${folder} is not a folder; choose a path whose folder exists.`)
+  try {
+    accessSync(folder, constants.W_OK | constants.X_OK)
+    if (file) accessSync(data, constants.R_OK | constants.W_OK)
+  } catch (error) {
+    const what = file ? `${data} cannot be read and written` : `the folder ${folder} cannot be written`
+    throw dataError(data, `${what} by this user (${errorCode(error) ?? String(error)}); choose a writable place.`, error)
+  }
+}
+
+/** The error `serve` throws when the port cannot be bound, saying what to do. */
+function bindError(error: unknown, host: string, port: number): unknown {
+  const code = errorCode(error)
+  if (code === 'EADDRINUSE') {
+    return new InvalidParameterError({ parameter: 'port', reason: `Port ${port} on ${host} is already in use (another personhood serve, or another program). Start with --port 0 to take any free port, or choose another --port.`, cause: error })
+  }
+  if (code === 'EACCES') {
+    return new InvalidParameterError({ parameter: 'port', reason: `Port ${port} on ${host} needs privileges this user lacks (ports below 1024 usually do). Start with --port 0 to take any free port, or choose one above 1023.`, cause: error })
+  }
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
+    return new InvalidParameterError({ parameter: 'host', reason: `${host} is not an address of this machine (${code}). Use --host 127.0.0.1 (this machine only) or 0.0.0.0 (every interface).`, cause: error })
+  }
+  return error
+}
+
 /**
  * Starts the server and resolves once it listens.
  *
  * @throws {InvalidParameterError} on bad options (a port outside 0-65535, an unknown seed, an empty
  * host or data path, a clock that is not a function; the server's options as `createServer`
- * checks them; the world's as `generateWorld` checks them), before anything is bound or written.
- * Rejects when the port cannot be bound or the data file is not a state.
+ * checks them; the world's as `generateWorld` checks them), before anything is bound or written;
+ * when `data` is a folder, lies in a missing folder or one this user cannot write, or cannot be
+ * written at start (naming the path); when the port is in use or needs privileges (suggesting
+ * port 0), or the host is not this machine's.
+ * @throws {InvalidStateError} when the data file is not a state (naming the file and the field);
+ * the file is left as it was.
  * @example
  * const running = await startServe({ port: 0, seed: 'demo' })
  * console.log(running.urls.passport, running.apiKey)
@@ -125,6 +185,7 @@ export async function startServe(options: ServeOptions = {}): Promise<RunningSer
   const started = performance.now()
   const { port = 8787, host = '127.0.0.1', seed = 'demo', data, now = Date.now } = options
   checkServeOptions(options)
+  if (data) checkDataPath(data)
 
   const loaded = data ? loadStateFile(data, { now }) : undefined
   for (const warning of loaded?.warnings ?? []) console.error(`personhood: ${warning}`)
@@ -155,13 +216,17 @@ export async function startServe(options: ServeOptions = {}): Promise<RunningSer
     const chainPort = typeof options.chain === 'object' ? (options.chain.port ?? 8545) : 8545
     chain = await startLocalChain({ world: store.state, now, rpc: { host, port: chainPort } })
   }
+  // A save that fails at start is thrown (naming --data); once serving, each failure is printed.
+  let serving = false
   const persistence = data
     ? createFilePersistence({
         file: data,
         store,
         generation: loaded?.generation ?? 0,
         upgraded: loaded?.upgraded ?? false,
-        onError: (error) => console.error('personhood: could not save state:', error),
+        onError: (error) => {
+          if (serving) console.error(`personhood: could not save state to ${data}: ${error instanceof Error ? error.message : String(error)}`)
+        },
       })
     : undefined
   const app = createServer({
@@ -177,7 +242,12 @@ export async function startServe(options: ServeOptions = {}): Promise<RunningSer
   if (persistence && (source !== 'data' || loaded?.upgraded)) {
     // A new (or converted) state file right away, so a restart finds the same world (and secrets).
     store.mutate(() => {})
-    await persistence.flush()
+    try {
+      await persistence.flush()
+    } catch (error) {
+      await chain?.stop()
+      throw dataError(data!, `the state could not be written (${errorCode(error) ?? (error instanceof Error ? error.message : String(error))}).`, error)
+    }
   }
 
   let server: ServerType
@@ -203,8 +273,12 @@ export async function startServe(options: ServeOptions = {}): Promise<RunningSer
     })
   } catch (error) {
     await chain?.stop()
-    throw error
+    await persistence?.close().catch(() => {})
+    // A state file this start created goes too: the next start (say with --port 0) begins from its own seed.
+    if (data && source !== 'data') for (const file of [data, logFileOf(data)]) rmSync(file, { force: true })
+    throw bindError(error, host, port)
   }
+  serving = true
   const address = server.address() as AddressInfo
   const shownHost = host.includes(':') ? `[${host}]` : host
   const url = `http://${shownHost}:${address.port}`

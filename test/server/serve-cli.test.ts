@@ -4,14 +4,15 @@
  * Builds `dist/` first when it is missing or older than `src/`.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { accessSync, chmodSync, constants, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer, type Server } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createPassportClient } from '../../src/clients/passport.js'
 import { createRegistryClient } from '../../src/clients/registry.js'
-import { exitCodes } from '../../src/cli/exit-codes.js'
-import { serveNotices } from '../../src/cli/serve.js'
+import { exitCodeFor, exitCodes } from '../../src/cli/exit-codes.js'
+import { serveNotices, startServe } from '../../src/cli/serve.js'
 import { loadStateFile } from '../../src/server/persistence.js'
 import { ensureBuilt, root } from '../helpers/built.js'
 
@@ -154,6 +155,113 @@ describe('personhood serve (built bin, real port)', () => {
       expect((await fetch(`${empty.url}/v2/stamps/1/score/0x00000000000000000000000000000000000000aa`, { headers: { 'X-API-KEY': empty.apiKey } })).status).toBe(404)
     } finally {
       await stop(empty)
+    }
+  })
+})
+
+describe('personhood serve: what it says when it cannot start (built bin)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'personhood-serve-errors-'))
+  beforeAll(() => ensureBuilt(), 180_000)
+  afterAll(() => {
+    chmodSync(join(dir, 'read-only'), 0o700)
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  /** A refusal: exits non-zero, prints one message and no stack trace, binds nothing. */
+  function expectRefusal(result: { code: number | null; stdout: string; stderr: string }): string {
+    const output = result.stdout + result.stderr
+    expect(result.code).not.toBe(0)
+    expect(result.code).not.toBeNull()
+    expect(output).not.toContain('listening on')
+    expect(output).not.toMatch(/^\s+at /m)
+    expect(output).not.toMatch(/\.tmp\b/)
+    return output
+  }
+
+  test('a port in use: names the port and suggests --port 0; a state file this start created is removed', async () => {
+    const blocker: Server = createServer()
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve))
+    const port = (blocker.address() as { port: number }).port
+    const file = join(dir, 'fresh.json')
+    try {
+      const output = expectRefusal(await runBin(['--port', String(port), '--seed', 'empty', '--data', file]))
+      expect(output).toContain(`Port ${port} on 127.0.0.1 is already in use`)
+      expect(output).toContain('--port 0')
+      expect(existsSync(file)).toBe(false)
+      expect(existsSync(`${file}.log`)).toBe(false)
+    } finally {
+      await new Promise((resolve) => blocker.close(resolve))
+    }
+  })
+
+  test('--data naming a folder: names the path and the option, suggests a file in it', async () => {
+    const output = expectRefusal(await runBin(['--port', '0', '--seed', 'empty', '--data', dir]))
+    expect(output).toContain(`--data ${dir}: is a folder`)
+    expect(output).toContain(join(dir, 'state.json'))
+    expect(readdirSync(dir).filter((name) => name !== 'read-only')).toEqual([])
+  })
+
+  test('--data in a missing folder, or under a file: names the path, the option and the folder', async () => {
+    const missing = join(dir, 'missing', 'state.json')
+    expect(expectRefusal(await runBin(['--port', '0', '--seed', 'empty', '--data', missing]))).toContain(`--data ${missing}: the folder ${join(dir, 'missing')} does not exist`)
+    const plain = join(dir, 'plain-file')
+    writeFileSync(plain, 'x')
+    try {
+      expect(expectRefusal(await runBin(['--port', '0', '--seed', 'empty', '--data', join(plain, 'state.json')]))).toContain(`${plain} is not a folder`)
+    } finally {
+      rmSync(plain)
+    }
+  })
+
+  // Root may write anywhere chmod says it may not; /proc/self then plays the unwritable folder.
+  const readOnly = join(dir, 'read-only')
+  mkdirSync(readOnly, { mode: 0o500 })
+  const unwritable = [readOnly, '/proc/self'].find((folder) => {
+    try {
+      accessSync(folder, constants.W_OK)
+      return false
+    } catch {
+      return existsSync(folder)
+    }
+  })
+  test.skipIf(unwritable === undefined)('--data in a folder this user cannot write: names the path and the option', async () => {
+    const file = join(unwritable!, 'state.json')
+    const output = expectRefusal(await runBin(['--port', '0', '--seed', 'empty', '--data', file]))
+    expect(output).toContain(`--data ${file}: the folder ${unwritable} cannot be written by this user`)
+  })
+
+  test('a state file that is not JSON: names the file, refuses to start, leaves it as it was', async () => {
+    const file = join(dir, 'corrupt.json')
+    const text = '{"version": 3, "scorers": [{"id": 1, "na'
+    writeFileSync(file, text)
+    try {
+      const output = expectRefusal(await runBin(['--port', '0', '--data', file]))
+      expect(output).toContain(`The state file ${file} cannot be used; nothing was changed.`)
+      expect(output).toContain('Not JSON')
+      expect(readFileSync(file, 'utf8')).toBe(text)
+      expect(existsSync(`${file}.log`)).toBe(false)
+    } finally {
+      rmSync(file)
+    }
+  })
+
+  test('the errors are typed: a CLI maps them to the input exit code', async () => {
+    const blocker: Server = createServer()
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve))
+    const port = (blocker.address() as { port: number }).port
+    try {
+      for (const options of [{ port }, { port: 0, data: dir }, { port: 0, data: join(dir, 'missing', 'state.json') }]) {
+        const error = await startServe({ seed: 'empty', ...options }).then(
+          async (running) => {
+            await running.close()
+            return undefined
+          },
+          (caught: unknown) => caught,
+        )
+        expect(exitCodeFor(error)).toBe(exitCodes.input)
+      }
+    } finally {
+      await new Promise((resolve) => blocker.close(resolve))
     }
   })
 })
