@@ -161,10 +161,27 @@ describe('personhood demo', () => {
     for (const member of demoWorld.sybilClusters.flatMap((cluster) => cluster.members)) expect(voters.has(member.toLowerCase())).toBe(true)
   })
 
-  it('runs the whole audit offline and leaves the report', async () => {
+  it('runs the whole audit offline and leaves a report that matches the demo world', async () => {
     const out = join(dir, 'demo')
     const lines: string[] = []
-    const report = await runAuditDemo({ out, voters: 120, wallets: 200, log: (line) => lines.push(line) })
+    const worldNow = '2025-06-01T00:00:00.000Z'
+    const report = await runAuditDemo({ out, voters: 120, wallets: 200, worldNow, now: () => Date.parse(worldNow) + 3_600_000, log: (line) => lines.push(line) })
+    const demoWorld = generateWorld({ now: worldNow, wallets: 200 })
+    const line = (address: string) => report.result.voters.find((voter) => voter.address.toLowerCase() === address.toLowerCase())!
+    const story = (name: string) => line(demoWorld.demoAccounts.find((account) => account.story === name)!.address)
+    // Each demo account is judged as its story says.
+    expect(story('gov-id-verified').method).toBe('gov-id')
+    expect(story('clean-hands-only').method).toBe('clean-hands')
+    expect(story('passing-stamps').method).toBe('passport')
+    expect(story('nothing').eligible).toBe(false)
+    // Every group of wallets the report links is (part of) one of the world's sybil clusters. (The
+    // 'sybil' demo account itself was never scored, so it has no stamps at the snapshot to link.)
+    expect(report.result.summary.clusters.length).toBeGreaterThan(0)
+    for (const cluster of report.result.summary.clusters) {
+      const truth = demoWorld.sybilClusters.find((candidate) => candidate.members.includes(cluster.addresses[0]!.toLowerCase() as never))
+      expect(truth, cluster.addresses.join(', ')).toBeDefined()
+      for (const address of cluster.addresses) expect(truth!.members).toContain(address.toLowerCase())
+    }
     for (const name of ['votes.csv', 'config.json', 'audit.json', 'audit.csv', 'audit.md', 'audit.html']) expect(existsSync(join(out, name)), name).toBe(true)
     expect(report.result.voters).toHaveLength(120)
     expect(report.result.summary.clusters.length).toBeGreaterThan(0)
