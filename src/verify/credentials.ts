@@ -2,246 +2,37 @@
  * `verifyCredentials`: which addresses hold a valid Human ID credential (gov-id, phone, biometrics)
  * or clean-hands attestation at one block, read from the chain in a few multicall requests.
  */
-import type { Address, Hex } from 'viem'
-import {
-  getNetwork,
-  humanCredentials,
-  type HumanCredential,
-  type HumanIdCircuit,
-  type NetworkConstants,
-  type NetworkName,
-  type NetworkOverrides,
-} from '../chain/constants.js'
-import { decodeGetSbt, decodeSbtOwners, getSbtCall, sbtId, sbtOwnersCall, type GetSbtResult, type SbtOwnersResult } from '../chain/hub.js'
+import type { Address } from 'viem'
+import { getNetwork, type HumanCredential } from '../chain/constants.js'
+import { decodeGetSbt, decodeSbtOwners, getSbtCall, sbtOwnersCall } from '../chain/hub.js'
 import { decodeIsUniqueForAction, isUniqueForActionCall } from '../chain/legacy.js'
-import {
-  blockTimestampCall,
-  decodeBlockTimestamp,
-  defaultMulticallBatchSize,
-  defaultMulticallConcurrency,
-  multicallAt,
-  type CallResult,
-  type ContractCall,
-} from '../chain/multicall.js'
-import { declaredChainId, toPublicClient, type ChainClient } from '../chain/provider.js'
+import { blockTimestampCall, decodeBlockTimestamp, defaultMulticallBatchSize, defaultMulticallConcurrency, multicallAt } from '../chain/multicall.js'
+import { declaredChainId, toPublicClient } from '../chain/provider.js'
 import { chainReadError, readBlockHeader, readChainId, type ChainErrorContext } from '../chain/rpc.js'
-import { decodeGetAttestation, decodeRecipient, getAttestationCall, type OnchainAttestation } from '../chain/sign-protocol.js'
-import { InvalidParameterError, type ChainReadError } from '../errors/index.js'
+import { decodeGetAttestation, decodeRecipient, getAttestationCall } from '../chain/sign-protocol.js'
+import { InvalidParameterError } from '../errors/index.js'
 import { normalizeAddress } from '../utils/address.js'
 import { parseActionId, parseBlockNumber, parsePositiveInteger } from '../utils/parse.js'
-import {
-  findCleanHandsRows,
-  parseAttestationLookup,
-  type AttestationIndex,
-  type AttestationLookup,
-  type AttestationLookupSummary,
-} from './attestation-lookup.js'
-import {
-  checkOnchainCleanHandsAttestation,
-  cleanHandsRowRank,
-  createCleanHandsRowCheck,
-  type CleanHandsRow,
-  type CleanHandsRowReason,
-  type OnchainCleanHandsReason,
-} from './clean-hands.js'
+import { findCleanHandsRows, parseAttestationLookup } from './attestation-lookup.js'
+import { checkOnchainCleanHandsAttestation, createCleanHandsRowCheck, type CleanHandsRow } from './clean-hands.js'
 import type { MalformedAttestationRow } from '../schemas/attestation.js'
-import { classifySbt, judgeHumanIdCredential, type JudgeHumanIdCredentialParameters, type SbtClassification, type SbtReason } from './sbt.js'
+import type { AttestationEvidence, CredentialResult, PairState, SbtCredential, VerifyCredentialsParameters, VerifyCredentialsReturnType } from './credentials/types.js'
+import { CallPlan } from './credentials/plan.js'
+import { judgeCleanHands, judgePair, slot, judge } from './credentials/judge.js'
+import { checkChain, checkNetwork, parseAttestationId, parseCredentials } from './credentials/parse.js'
 
-/**
- * Why a credential counts or not. `legacy`: valid through a permanent store (no expiry, no
- * revocation). `none`: nothing found. The others name the check that failed.
- */
-export type CredentialReason =
-  | 'valid'
-  | 'none'
-  | 'expired'
-  | 'revoked'
-  | 'wrong-action'
-  | 'wrong-issuer'
-  | 'wrong-recipient'
-  | 'wrong-attester'
-  | 'wrong-schema'
-  | 'legacy'
-  | 'malformed'
-
-/** A Hub SBT read: the contract, the call, and what it answered. */
-export type SbtEvidence = {
-  kind: 'sbt'
-  circuit: HumanIdCircuit
-  /** The Hub. */
-  contract: Address
-  subject: Address
-  circuitId: Hex
-  getSBT: GetSbtResult
-  /** `keccak256(abi.encodePacked(subject, circuitId))`, the key `sbtOwners` was read with. */
-  sbtId?: Hex | undefined
-  /** Read when `getSBT` reverted: it tells none, expired and revoked apart. */
-  sbtOwners?: SbtOwnersResult | undefined
-  expected: { actionId: bigint; issuer: bigint }
-  reason: SbtReason
-}
-
-/** A permanent-store read: `isUniqueForAction(user, actionId)`. */
-export type LegacyStoreEvidence = {
-  kind: 'legacy-store'
-  contract: Address
-  call: 'isUniqueForAction'
-  user: Address
-  actionId: bigint
-  isUnique: boolean
-}
-
-/**
- * The attestation index's answer for an address (its rows follow as `attestation` evidence), and
- * how it was read: `address` (its own E8 pages) or `listing` (the rows of the listing by schema and
- * attester that name it).
- */
-export type AttestationIndexEvidence = { kind: 'attestation-index'; address: Address; rowCount: number; lookup: 'address' | 'listing' }
-
-/** One index row, the rule's verdict on it and, when it passed, the on-chain attestation at the block. */
-export type AttestationEvidence = {
-  kind: 'attestation'
-  /** The id as the index gave it. */
-  attestationId: string | undefined
-  /** The row as the index sent it (a malformed one is kept, judged `malformed`). */
-  row: CleanHandsRow | MalformedAttestationRow
-  rowReason: CleanHandsRowReason
-  onchain?:
-    | {
-        contract: Address
-        call: 'getAttestation'
-        attestationId: bigint
-        attestation: OnchainAttestation
-        /** `recipients[0]` decoded as an ABI string. */
-        recipient: string | undefined
-        reason: OnchainCleanHandsReason
-      }
-    | undefined
-}
-
-/** Everything a result rests on, for an auditor to re-check. */
-export type CredentialEvidence = SbtEvidence | LegacyStoreEvidence | AttestationIndexEvidence | AttestationEvidence
-
-/**
- * The answer for one address and credential. `expiresAt` (Unix seconds) is set when valid and
- * expiring (not for `legacy`).
- *
- * @example
- * import type { CredentialResult } from 'personhood'
- * const result: CredentialResult = { valid: false, reason: 'revoked', evidence: [] }
- */
-export type CredentialResult = {
-  valid: boolean
-  reason: CredentialReason
-  expiresAt?: bigint | undefined
-  evidence: CredentialEvidence[]
-}
-
+export type {
+  AttestationEvidence,
+  AttestationIndexEvidence,
+  CredentialEvidence,
+  CredentialReason,
+  CredentialResult,
+  LegacyStoreEvidence,
+  SbtEvidence,
+  VerifyCredentialsParameters,
+  VerifyCredentialsReturnType,
+} from './credentials/types.js'
 export type { AttestationIndex, AttestationLookup, AttestationLookupSummary } from './attestation-lookup.js'
-
-/**
- * Parameters of {@link verifyCredentials}.
- *
- * @example
- * import type { VerifyCredentialsParameters } from 'personhood'
- * const parameters: VerifyCredentialsParameters<'phone'> = { client, addresses, credentials: ['phone'], blockNumber: 130_000_000n }
- */
-export type VerifyCredentialsParameters<credential extends HumanCredential = HumanCredential> = {
-  /** A viem client, an ethers v5/v6 provider, or an EIP-1193 provider. */
-  client: ChainClient
-  /** Addresses: lower case or EIP-55 checksummed. Duplicates (in any case) are read once. */
-  addresses: readonly string[]
-  /** The credentials to check. */
-  credentials: readonly credential[]
-  /** The action id SBTs must carry; default 123456789 (universal uniqueness). */
-  actionId?: bigint | number | string | undefined
-  /** The block to judge at; default the latest (pinned once, so every read uses the same block). */
-  blockNumber?: bigint | number | 'latest' | undefined
-  /** The network's constants: a name, a chain id or a full object; default the client's chain id. */
-  network?: NetworkName | number | NetworkConstants | undefined
-  /** Overrides of the network's constants (a test chain's chain id and contract addresses). */
-  constants?: NetworkOverrides | undefined
-  /** Read a sandbox network (Base Sepolia) anyway; results are marked `sandbox: true`. Default false. */
-  allowSandbox?: boolean | undefined
-  /** Required for `clean-hands`: the source of attestation rows. */
-  attestationIndex?: AttestationIndex | undefined
-  /**
-   * How to read the index for clean hands: `auto` (default: the listing by schema and attester when
-   * its pages are no more than the addresses and the index can list, else one read per address),
-   * `listing` or `address`. Every candidate is confirmed on-chain at the block either way.
-   */
-  attestationLookup?: AttestationLookup | undefined
-  /** Calls per multicall request, at most; default 500. */
-  batchSize?: number | undefined
-  /** Requests (multicall and index) in flight, at most; default 4. */
-  concurrency?: number | undefined
-}
-
-/**
- * What {@link verifyCredentials} returns: the block it judged at, and per address and credential a
- * {@link CredentialResult}.
- *
- * @example
- * import type { VerifyCredentialsReturnType } from 'personhood'
- * const valid = (response: VerifyCredentialsReturnType<'gov-id'>) =>
- *   Object.entries(response.results).filter(([, entry]) => entry['gov-id'].valid).map(([address]) => address)
- */
-export type VerifyCredentialsReturnType<credential extends HumanCredential = HumanCredential> = {
-  /** The block every read was made at. */
-  blockNumber: bigint
-  /**
-   * The block's hash, when its header was read: for `'latest'` (pinned to a number first) and for
-   * `clean-hands`. Undefined when the block was given by number and no check needed its header.
-   */
-  blockHash?: Hex | undefined
-  /**
-   * The block's timestamp (Unix seconds), when a check needed it: always with `clean-hands` or
-   * `'latest'` (from the header), and whenever a `getSBT` reverted (read inside a multicall with
-   * Multicall3 `getCurrentBlockTimestamp`). Undefined when every SBT was read with a successful
-   * `getSBT`: the Hub itself reverts `getSBT` when `expiry < block.timestamp`, so those were judged
-   * at the block's timestamp without reading it. Never the wall clock.
-   */
-  blockTimestamp?: bigint | undefined
-  /** The chain read: as the client declares it (viem `chain`, an ethers provider's network), else `eth_chainId`. */
-  chainId: number
-  network: string
-  /** True when read on a sandbox network (with `allowSandbox`): not for production. */
-  sandbox: boolean
-  actionId: bigint
-  /** Per lower-case address, per credential. */
-  results: Record<Address, Record<credential, CredentialResult>>
-  /** With `clean-hands`: how the attestation index was read (per address or the listing) and what it cost. */
-  attestationLookup?: AttestationLookupSummary | undefined
-}
-
-type SbtCredential = Exclude<HumanCredential, 'clean-hands'>
-
-/** One SBT being judged: the reads so far, and the verdict. */
-type SbtSlot = {
-  circuit: HumanIdCircuit
-  circuitId: Hex
-  issuer: bigint
-  getSBT?: GetSbtResult
-  sbtOwners?: SbtOwnersResult
-}
-
-type PairState = {
-  address: Address
-  credential: SbtCredential
-  primary: SbtSlot
-  passport?: SbtSlot
-  legacy?: { contract: Address; isUnique?: boolean }
-}
-
-/** Calls to run in one multicall, each with what to do with its result. */
-class CallPlan {
-  readonly calls: ContractCall[] = []
-  readonly handlers: ((result: CallResult) => void)[] = []
-  add(call: ContractCall, handler: (result: CallResult) => void) {
-    this.calls.push(call)
-    this.handlers.push(handler)
-  }
-}
 
 /**
  * Verifies Human ID credentials and clean-hands attestations for many addresses at one block.
@@ -489,136 +280,4 @@ export async function verifyCredentials<const credential extends HumanCredential
     results: results as Record<Address, Record<credential, CredentialResult>>,
     ...(indexed ? { attestationLookup: indexed.summary } : {}),
   }
-}
-
-function slot(network: NetworkConstants, circuit: SbtCredential | 'zk-passport'): SbtSlot {
-  return { circuit, circuitId: network.circuitIds[circuit], issuer: network.issuers[circuit] }
-}
-
-function judge(sbt: SbtSlot, subject: Address, actionId: bigint, blockTimestamp: bigint | undefined): SbtClassification {
-  if (!sbt.getSBT) throw new Error('internal: getSBT was not read')
-  return classifySbt({ getSBT: sbt.getSBT, sbtOwners: sbt.sbtOwners, blockTimestamp, actionId, issuer: sbt.issuer, recipient: BigInt(subject) })
-}
-
-/** Final verdict on one SBT slot after both rounds; an inconsistency is an error, never a guess. */
-function finalVerdict(sbt: SbtSlot, subject: Address, actionId: bigint, blockTimestamp: bigint | undefined, fail: (details: string) => ChainReadError) {
-  const verdict = judge(sbt, subject, actionId, blockTimestamp)
-  if (verdict.status === 'classified') return verdict
-  if (verdict.status === 'inconsistent') throw fail(`${sbt.circuit} SBT: ${verdict.details}`)
-  throw new Error(`internal: ${sbt.circuit} SBT: ${verdict.status === 'needs-owners' ? 'sbtOwners' : 'the block timestamp'} was not read`)
-}
-
-function sbtEvidence(pair: PairState, sbt: SbtSlot, hub: Address, actionId: bigint, reason: SbtReason): SbtEvidence {
-  return {
-    kind: 'sbt',
-    circuit: sbt.circuit,
-    contract: hub,
-    subject: pair.address,
-    circuitId: sbt.circuitId,
-    getSBT: sbt.getSBT as GetSbtResult,
-    ...(sbt.sbtOwners ? { sbtId: sbtId(pair.address, sbt.circuitId), sbtOwners: sbt.sbtOwners } : {}),
-    expected: { actionId, issuer: sbt.issuer },
-    reason,
-  }
-}
-
-function judgePair(
-  pair: PairState,
-  actionId: bigint,
-  blockTimestamp: bigint | undefined,
-  hub: Address,
-  fail: (details: string) => ChainReadError,
-): CredentialResult {
-  const primary = finalVerdict(pair.primary, pair.address, actionId, blockTimestamp, fail)
-  const evidence: CredentialEvidence[] = [sbtEvidence(pair, pair.primary, hub, actionId, primary.reason)]
-  const reads: JudgeHumanIdCredentialParameters = { primary }
-  // The fallbacks were read (round 2) only when the primary SBT is not valid.
-  if (primary.reason !== 'valid' && pair.passport) {
-    reads.passport = finalVerdict(pair.passport, pair.address, actionId, blockTimestamp, fail)
-    evidence.push(sbtEvidence(pair, pair.passport, hub, actionId, reads.passport.reason))
-  }
-  if (primary.reason !== 'valid' && reads.passport?.reason !== 'valid' && pair.legacy) {
-    if (pair.legacy.isUnique === undefined) throw fail(`isUniqueForAction on ${pair.legacy.contract} was not read.`)
-    evidence.push({ kind: 'legacy-store', contract: pair.legacy.contract, call: 'isUniqueForAction', user: pair.address, actionId, isUnique: pair.legacy.isUnique })
-    reads.legacy = pair.legacy.isUnique
-  }
-  return { ...judgeHumanIdCredential(reads), evidence }
-}
-
-// How far a row got: later checks rank higher (the index rule's own ranking); on-chain checks rank
-// above the index row's.
-const rowRank = cleanHandsRowRank
-const onchainRank: Record<OnchainCleanHandsReason, number> = {
-  none: 7,
-  'wrong-schema': 8,
-  'wrong-attester': 9,
-  revoked: 10,
-  expired: 11,
-  'wrong-recipient': 12,
-  valid: 13,
-}
-
-function judgeCleanHands(
-  address: Address,
-  rows: readonly (CleanHandsRow | MalformedAttestationRow)[],
-  attestations: AttestationEvidence[],
-  lookup: AttestationIndexEvidence['lookup'],
-): CredentialResult {
-  const evidence: CredentialEvidence[] = [{ kind: 'attestation-index', address, rowCount: rows.length, lookup }, ...attestations]
-  let best: { rank: number; reason: CredentialReason } = { rank: -1, reason: 'none' }
-  let expiresAt: bigint | undefined
-  for (const entry of attestations) {
-    if (entry.rowReason === 'valid' && !entry.onchain) throw new Error('internal: attestation was not confirmed on-chain')
-    const rank = entry.onchain ? onchainRank[entry.onchain.reason] : rowRank[entry.rowReason]
-    const reason = entry.onchain ? entry.onchain.reason : entry.rowReason
-    if (reason === 'valid' && entry.onchain) {
-      const validUntil = entry.onchain.attestation.validUntil
-      if (expiresAt === undefined || validUntil > expiresAt) expiresAt = validUntil
-    }
-    if (rank > best.rank) best = { rank, reason }
-  }
-  if (best.reason === 'valid') return { valid: true, reason: 'valid', expiresAt, evidence }
-  return { valid: false, reason: best.reason, evidence }
-}
-
-function checkChain(network: NetworkConstants, chainId: number, how: 'connected to' | 'declared for'): void {
-  if (network.chainId === chainId) return
-  throw new InvalidParameterError({
-    parameter: 'network',
-    reason: `The client is ${how} chain ${chainId}, but the network "${network.name}" is chain ${network.chainId}. Reading another chain's contracts would give wrong answers.`,
-  })
-}
-
-function checkNetwork(network: NetworkConstants, allowSandbox: boolean, wantsCleanHands: boolean): void {
-  if (network.sandbox && !allowSandbox) {
-    throw new InvalidParameterError({
-      parameter: 'allowSandbox',
-      reason: `${network.name} (chain ${network.chainId}) is a sandbox where anyone can mint SBTs; its results never count for production. Pass allowSandbox: true to read it anyway (results are marked sandbox: true).`,
-    })
-  }
-  if (wantsCleanHands && !network.contracts.signProtocol) {
-    throw new InvalidParameterError({
-      parameter: 'credentials',
-      reason: `clean-hands is confirmed on Sign Protocol, which has no address on ${network.name} (chain ${network.chainId}); clean-hands attestations live on Optimism. Pass constants.contracts.signProtocol to use another registry.`,
-    })
-  }
-}
-
-function parseCredentials<credential extends HumanCredential>(value: readonly credential[]): credential[] {
-  if (!Array.isArray(value) || value.length === 0) {
-    throw new InvalidParameterError({ parameter: 'credentials', reason: `Expected a non-empty array of ${humanCredentials.join(', ')}.` })
-  }
-  for (const entry of value) {
-    if (!(humanCredentials as readonly string[]).includes(entry)) {
-      throw new InvalidParameterError({ parameter: 'credentials', reason: `"${String(entry)}" is not one of ${humanCredentials.join(', ')}.` })
-    }
-  }
-  return [...new Set(value)]
-}
-
-/** An attestation id as a uint64 (hex or decimal), or undefined when it is not one. */
-function parseAttestationId(value: unknown): bigint | undefined {
-  const text = typeof value === 'string' ? value.trim() : ''
-  const parsed = /^0x[0-9a-fA-F]{1,16}$/.test(text) ? BigInt(text) : /^[0-9]{1,20}$/.test(text) ? BigInt(text) : undefined
-  return parsed === undefined || parsed >= 2n ** 64n ? undefined : parsed
 }
