@@ -1,9 +1,16 @@
 export {
+  arbitrumClock,
+  baseClock,
   baseSepoliaClock,
+  blockClocks,
   defaultBlockAtTimeMaxReads,
+  estimateBlockTime,
+  ethereumClock,
   findBlockAtTime,
   optimismClock,
+  polygonClock,
   type BlockClock,
+  type BlockTimeEstimate,
   type FindBlockAtTimeParameters,
   type FindBlockAtTimeReturnType,
 } from './block-at-time.js'

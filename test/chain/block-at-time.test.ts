@@ -5,7 +5,18 @@
  */
 import { hexToBigInt, type Hex } from 'viem'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { findBlockAtTime, optimismClock, type BlockClock } from '../../src/chain/block-at-time.js'
+import {
+  arbitrumClock,
+  baseClock,
+  baseSepoliaClock,
+  blockClocks,
+  estimateBlockTime,
+  ethereumClock,
+  findBlockAtTime,
+  optimismClock,
+  polygonClock,
+  type BlockClock,
+} from '../../src/chain/block-at-time.js'
 import { BlockNotAvailableError, ChainReadError, InvalidParameterError } from '../../src/errors/index.js'
 import { failure } from '../helpers/async.js'
 import { createEdrProvider, genesisDate, type Eip1193 } from './harness.js'
@@ -93,6 +104,9 @@ describe('findBlockAtTime', () => {
       { anchor: { blockNumber: anchor.blockNumber, timestamp: anchor.timestamp + 7n }, blockTimeSeconds: 2, exact: true },
       { anchor: { blockNumber: 0n, timestamp: genesis }, blockTimeSeconds: 12 },
       { anchor: { blockNumber: 0n, timestamp: genesis - 1_000n }, blockTimeSeconds: 1, exact: true },
+      // Averages that are not whole seconds (Ethereum's 12.078 s, Arbitrum's 0.252 s).
+      { anchor: { blockNumber: 0n, timestamp: genesis }, blockTimeSeconds: 1.5, drift: 0.1 },
+      { anchor, blockTimeSeconds: 0.25 },
     ]
     for (const clock of clocks) {
       for (let time = genesis; time < head().timestamp; time++) {
@@ -146,9 +160,82 @@ describe('findBlockAtTime', () => {
       { timestamp: 1n, clock: { ...optimismClock, blockTimeSeconds: 0 } },
       { timestamp: 1n, clock: { anchor: { blockNumber: 1, timestamp: 1n }, blockTimeSeconds: 2 } as unknown as BlockClock },
       { timestamp: 1n, clock: optimismClock, maxReads: 0 },
+      // An exact clock is whole seconds and has no drift; a drift is a share under 1; steps are milliseconds.
+      { timestamp: 1n, clock: { ...optimismClock, blockTimeSeconds: 2.5 } },
+      { timestamp: 1n, clock: { ...optimismClock, drift: 0.01 } },
+      { timestamp: 1n, clock: { ...ethereumClock, drift: 1 } },
+      { timestamp: 1n, clock: { ...ethereumClock, drift: -0.1 } },
+      { timestamp: 1n, clock: { ...ethereumClock, blockTimeSeconds: 0.0001 } },
+      { timestamp: 1n, clock: { ...ethereumClock, blockTimeSeconds: Number.NaN } },
     ]) {
       expect(await failure(findBlockAtTime({ client: counted, ...parameters }))).toBeInstanceOf(InvalidParameterError)
     }
     expect(counted.total()).toBe(0)
+  })
+})
+
+describe('block clocks of the networks spaces use', () => {
+  it('one table: Ethereum, Optimism, Polygon, Base, Arbitrum One, Base Sepolia, each named', () => {
+    expect(Object.keys(blockClocks)).toEqual(['1', '10', '137', '8453', '42161', '84532'])
+    expect(blockClocks).toEqual({ 1: ethereumClock, 10: optimismClock, 137: polygonClock, 8453: baseClock, 42161: arbitrumClock, 84532: baseSepoliaClock })
+    for (const clock of Object.values(blockClocks)) expect(clock.name).toMatch(/^[A-Z]/)
+  })
+
+  it('exact clocks: the time of a block is the anchor plus whole steps; no drift', () => {
+    expect(estimateBlockTime(baseClock, 0n)).toEqual({ timestamp: 1_686_789_347n, earliest: 1_686_789_347n, latest: 1_686_789_347n })
+    expect(estimateBlockTime(baseClock, 1_000)).toEqual({ timestamp: 1_686_791_347n, earliest: 1_686_791_347n, latest: 1_686_791_347n })
+    expect(estimateBlockTime(optimismClock, 105_235_063n + 30n).timestamp).toBe(1_686_068_903n + 60n)
+    // Before the anchor an exact clock does not hold (Optimism before Bedrock).
+    expect(() => estimateBlockTime(optimismClock, 105_235_062n)).toThrow(InvalidParameterError)
+    for (const bad of [-1n, 1.5, -1] as const) expect(() => estimateBlockTime(baseClock, bad)).toThrow(InvalidParameterError)
+  })
+
+  it('approximate clocks: a fractional average rounds down to the second; the bounds grow with the distance from the anchor', () => {
+    const anchor = ethereumClock.anchor
+    expect(estimateBlockTime(ethereumClock, anchor.blockNumber)).toEqual({ timestamp: anchor.timestamp, earliest: anchor.timestamp, latest: anchor.timestamp })
+    // 1,000 blocks of 12.078 s: 12,078 s, 1% drift: 121 s each way.
+    expect(estimateBlockTime(ethereumClock, anchor.blockNumber + 1_000n)).toEqual({
+      timestamp: anchor.timestamp + 12_078n,
+      earliest: anchor.timestamp + 12_078n - 121n,
+      latest: anchor.timestamp + 12_078n + 121n,
+    })
+    // 3 Arbitrum blocks: 0.756 s, the same second; 4: 1.008 s.
+    expect(estimateBlockTime(arbitrumClock, arbitrumClock.anchor.blockNumber + 3n).timestamp).toBe(arbitrumClock.anchor.timestamp)
+    expect(estimateBlockTime(arbitrumClock, arbitrumClock.anchor.blockNumber + 4n).timestamp).toBe(arbitrumClock.anchor.timestamp + 1n)
+    // Before the anchor: floor toward minus infinity (one Arbitrum block earlier is the second before).
+    expect(estimateBlockTime(arbitrumClock, arbitrumClock.anchor.blockNumber - 1n).timestamp).toBe(arbitrumClock.anchor.timestamp - 1n)
+  })
+
+  it('approximate clocks: a checkpoint is its own time; between two, their own average', () => {
+    for (const clock of [ethereumClock, arbitrumClock, polygonClock]) {
+      for (const point of clock.checkpoints ?? []) {
+        expect(estimateBlockTime(clock, point.blockNumber)).toEqual({ timestamp: point.timestamp, earliest: point.timestamp, latest: point.timestamp })
+      }
+    }
+    // Halfway between Cancun and Prague: halfway in time (36,274,176 s over 3,004,497 blocks).
+    const [, , cancun, prague] = ethereumClock.checkpoints!
+    const middle = estimateBlockTime(ethereumClock, (cancun!.blockNumber + prague!.blockNumber) / 2n)
+    expect(middle.timestamp).toBe(cancun!.timestamp + 18_137_081n)
+    expect(middle.latest - middle.timestamp).toBe(181_371n) // 1% of the distance to the nearer checkpoint
+  })
+
+  it('the drift holds on real data: each checkpoint left out is estimated from the others within the bounds', () => {
+    for (const clock of [ethereumClock, arbitrumClock, polygonClock]) {
+      for (const held of clock.checkpoints ?? []) {
+        const without: BlockClock = { ...clock, checkpoints: clock.checkpoints!.filter((point) => point !== held) }
+        const estimate = estimateBlockTime(without, held.blockNumber)
+        expect(estimate.earliest, `${clock.name} block ${held.blockNumber}`).toBeLessThanOrEqual(held.timestamp)
+        expect(estimate.latest, `${clock.name} block ${held.blockNumber}`).toBeGreaterThanOrEqual(held.timestamp)
+        expect(estimate.timestamp, `${clock.name} block ${held.blockNumber}: the estimate moved`).not.toBe(held.timestamp)
+      }
+    }
+  })
+
+  it('malformed checkpoints are refused: out of order, after the anchor, or on an exact clock', () => {
+    const [merge, shanghai] = ethereumClock.checkpoints!
+    for (const checkpoints of [[shanghai!, merge!], [ethereumClock.anchor], [{ blockNumber: 1, timestamp: 1n }]]) {
+      expect(() => estimateBlockTime({ ...ethereumClock, checkpoints } as BlockClock, 1n)).toThrow(InvalidParameterError)
+    }
+    expect(() => estimateBlockTime({ ...baseClock, checkpoints: [{ blockNumber: 0n, timestamp: 0n }] }, 1n)).toThrow(InvalidParameterError)
   })
 })

@@ -6,6 +6,7 @@ import type { Hono } from 'hono'
 import { getAddress, recoverMessageAddress, type Address, type Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { beforeAll, describe, expect, test } from 'vitest'
+import { blockClocks, estimateBlockTime } from '../../src/chain/block-at-time.js'
 import { createHumanIdClient, type HumanIdClient } from '../../src/clients/human-id.js'
 import { InvalidRequestError } from '../../src/errors/index.js'
 import { cleanHandsResultSchema, verificationResultSchema, votingStrategyResponseSchema } from '../../src/schemas/human-id.js'
@@ -171,6 +172,15 @@ function hubSbt(address: Address, fields: Partial<Verification> = {}): Verificat
   }
 }
 
+/** The last block of a network whose time by its clock is at or before `time` (Unix seconds). */
+function blockOfNetworkAt(chainId: number, time: number): bigint {
+  const clock = blockClocks[chainId]!
+  let block = clock.anchor.blockNumber + BigInt(Math.floor((time - Number(clock.anchor.timestamp)) / clock.blockTimeSeconds))
+  while (estimateBlockTime(clock, block + 1n).timestamp <= BigInt(time)) block++
+  while (estimateBlockTime(clock, block).timestamp > BigInt(time)) block--
+  return block
+}
+
 /** A random address, checksummed (no key needed: nothing signs for it). */
 const wallet = (): Address => getAddress(`0x${Buffer.from(crypto.getRandomValues(new Uint8Array(20))).toString('hex')}`)
 
@@ -256,11 +266,46 @@ describe('E4-E6 voting strategies', () => {
     expect(await scores('biometrics', [phone], 'latest')).toEqual({ [phone]: 0 })
   })
 
-  test('chain id 84532 reads base-sepolia; an unknown chain id is a 400, never Optimism', async () => {
+  test('chain id 84532 reads base-sepolia; an unknown chain id is a 400 naming the known ones, never Optimism', async () => {
     expect(await scores('phone', [phone], 'latest', { network: '84532' })).toEqual({ [phone]: 0 })
-    const { status, body } = await strategy('phone', { network: '1', snapshot: 'latest', addresses: phone, 'action-id': '123456789' })
+    for (const network of ['56', '11155111', '100']) {
+      const { status, body } = await strategy('phone', { network, snapshot: 'latest', addresses: phone, 'action-id': '123456789' })
+      expect(status).toBe(400)
+      expect(body).toEqual({
+        detail: `Unsupported network ${network}: this server answers for chain ids 1 (Ethereum), 10 (Optimism), 137 (Polygon), 8453 (Base), 42161 (Arbitrum One), 84532 (Base Sepolia).`,
+      })
+    }
+  })
+
+  test("a space on Ethereum, Polygon, Base or Arbitrum: the Optimism verification judged at the snapshot block's time by that network's clock", async () => {
+    for (const network of [1, 137, 8453, 42161]) {
+      const atExpiry = blockOfNetworkAt(network, expiresAt)
+      // The block whose time is at (or just before) the expiry still counts; the next is after it.
+      expect(await scores('gov-id', [expiring], String(atExpiry), { network: String(network) }), `network ${network}`).toEqual({ [expiring]: 1 })
+      expect(await scores('gov-id', [expiring], String(atExpiry + 1n), { network: String(network) }), `network ${network}`).toEqual({ [expiring]: 0 })
+      const beforeRevocation = blockOfNetworkAt(network, revokedAt - 1)
+      expect(await scores('gov-id', [revoked], String(beforeRevocation), { network: String(network) })).toEqual({ [revoked]: 1 })
+      expect(await scores('gov-id', [revoked], 'latest', { network: String(network) })).toEqual({ [revoked]: 0 })
+      expect(await scores('phone', [phone], 'latest', { network: String(network) })).toEqual({ [phone]: 1 })
+    }
+    // The world's Optimism block of the same time answers the same.
+    expect(await scores('gov-id', [expiring], blockAt(expiresAt))).toEqual({ [expiring]: 1 })
+  })
+
+  test("a block in that network's future is a 400; one the clock's drift allows to exist already is judged at now", async () => {
+    const farAhead = blockOfNetworkAt(1, nowSec + 30 * 86_400)
+    const { status, body } = await strategy('gov-id', { network: '1', snapshot: String(farAhead), addresses: phone, 'action-id': '123456789' })
     expect(status).toBe(400)
-    expect(body).toEqual({ detail: 'Unsupported network 1: this server answers for chain ids 10 (optimism) and 84532 (base-sepolia).' })
+    expect((body as { detail: string }).detail).toMatch(
+      new RegExp(`^snapshot block ${farAhead} is in the future: by Ethereum's block clock it comes at 2025-06-30T\\S+ \\(\\S+ at the earliest\\), after now \\(2025-06-01T00:00:00.000Z\\)\\.$`),
+    )
+    // Base's clock is exact: the block after now is in the future.
+    const baseNow = blockOfNetworkAt(8453, nowSec)
+    expect(await scores('phone', [phone], String(baseNow), { network: '8453' })).toEqual({ [phone]: 1 })
+    expect((await strategy('phone', { network: '8453', snapshot: String(baseNow + 1n), addresses: phone, 'action-id': '123456789' })).status).toBe(400)
+    // An hour past now on Ethereum's clock is within its drift (1% of the months to its anchor): judged at now.
+    const slightlyAhead = blockOfNetworkAt(1, nowSec + 3_600)
+    expect(await scores('gov-id', [phone, expiring], String(slightlyAhead), { network: '1' })).toEqual({ [phone]: 0, [expiring]: 0 })
   })
 
   test('a block in the future is a 400', async () => {
@@ -454,6 +499,21 @@ describe('contract: the Human ID client against the server', () => {
       [demo.address]: 1,
     })
     await expect(client.getVotingStrategyScores({ credential: 'gov-id', snapshot: block + 1, addresses: [demo.address] })).rejects.toBeInstanceOf(
+      InvalidRequestError,
+    )
+  })
+
+  test("E4-E6 through the client for a space on another network (Ethereum, Polygon, Base, Arbitrum): judged at its block's time", async () => {
+    const demo = world.demoAccounts.find((account) => account.story === 'gov-id-verified')!
+    const record = world.verifications.find((v) => v.address === demo.address && v.kind === 'valid')!
+    for (const network of [1, 137, 8453, 42161]) {
+      // The last block of that network before the verification was issued, and the next one.
+      const before = blockOfNetworkAt(network, record.issuedAt - 1)
+      const after = before + 1n
+      expect(await client.getVotingStrategyScores({ credential: 'gov-id', network, snapshot: after, addresses: [demo.address] }), `network ${network}`).toEqual({ [demo.address]: 1 })
+      expect(await client.getVotingStrategyScores({ credential: 'gov-id', network, snapshot: before, addresses: [demo.address] })).toEqual({ [demo.address]: 0 })
+    }
+    await expect(client.getVotingStrategyScores({ credential: 'gov-id', network: 56, snapshot: 'latest', addresses: [demo.address] })).rejects.toBeInstanceOf(
       InvalidRequestError,
     )
   })

@@ -3,8 +3,9 @@
  * endpoints (E4-E6) and clean hands (E7), answered from the verification, attestation and
  * clean-hands SBT records of the state.
  *
- * Unlike the public service, E4-E6 answer as of the `snapshot` block, honour a custom `action-id`,
- * serve only the chain ids they know (10, 84532), check revocation as of the block, answer a whole
+ * Unlike the public service, E4-E6 answer as of the `snapshot` block (on a space's own network, at
+ * that block's time by the network's block clock), honour a custom `action-id`, serve only the
+ * chain ids whose clocks they know, check revocation as of the block, answer a whole
  * batch from one pass over the records, and give a malformed address 0 (reported in `errors`)
  * instead of failing the batch.
  */
@@ -22,6 +23,7 @@ import {
   type VerificationResult,
 } from '../../schemas/human-id.js'
 import { isValidAddress } from '../../utils/address.js'
+import { blockClocks, estimateBlockTime, type BlockClock } from '../../chain/block-at-time.js'
 import type { HumanIdIssuerCircuit } from '../../chain/constants.js'
 import { hasValidCleanHandsAttestation } from '../../verify/clean-hands.js'
 import {
@@ -77,6 +79,32 @@ export function resolveSnapshotTime(
     return { ok: false, detail: `snapshot block ${snapshot} is in the future: the latest block is ${latest}.` }
   }
   return { ok: true, time: blockToTime(snapshot, options.base), block: Number(snapshot) }
+}
+
+/**
+ * Resolves a `snapshot` block of a space's own network (not a hub chain: Ethereum, Base, Arbitrum,
+ * Polygon) to the time the hub chain is judged at, by that network's block clock
+ * (`estimateBlockTime`): the clock's time of the block, or now when that is later but the clock's
+ * drift allows the block to exist already. A block that comes after now even at the clock's
+ * earliest is in the future.
+ *
+ * @example
+ * resolveClockSnapshotTime(24_000_000n, { now: 1_766_000_000, clock: ethereumClock })
+ */
+export function resolveClockSnapshotTime(
+  snapshot: bigint | 'latest',
+  options: { now: number; clock: BlockClock },
+): { ok: true; time: number } | { ok: false; detail: string } {
+  if (snapshot === 'latest') return { ok: true, time: options.now }
+  const { timestamp, earliest } = estimateBlockTime(options.clock, snapshot)
+  if (earliest > BigInt(options.now)) {
+    const iso = (seconds: bigint | number) => new Date(Number(seconds) * 1000).toISOString()
+    return {
+      ok: false,
+      detail: `snapshot block ${snapshot} is in the future: by ${options.clock.name ?? 'the network'}'s block clock it comes at ${iso(timestamp)} (${iso(earliest)} at the earliest), after now (${iso(options.now)}).`,
+    }
+  }
+  return { ok: true, time: Math.min(Number(timestamp), options.now) }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -208,11 +236,34 @@ export function indexVerifications(records: readonly Verification[]): Map<string
 // Voting strategies (E4-E6)
 // ---------------------------------------------------------------------------------------------
 
-/** The chain ids E4-E6 serve and their networks. Any other chain id is refused (never "read Optimism"). */
+/**
+ * The hub chains E4-E6 serve on the world's own chain (the blocks the reference server and its local
+ * chain mine), and the network whose verifications each holds.
+ */
 export const votingStrategyNetworks: Readonly<Record<number, HumanIdNetwork>> = Object.freeze({
   [optimismChainId]: 'optimism',
   [baseSepoliaChainId]: 'base-sepolia',
 })
+
+/**
+ * Where E4-E6 judge a space's snapshot for a chain id: a hub chain ({@link votingStrategyNetworks})
+ * at its block on the world's chain; any other network with a block clock (`blockClocks`:
+ * Ethereum, Polygon, Base, Arbitrum One) on Optimism, the hub chain, at its block's time by that
+ * clock; undefined for a chain id without a clock (refused: never "read Optimism").
+ */
+export function votingStrategyChain(chainId: number): { network: HumanIdNetwork; clock?: BlockClock } | undefined {
+  const hub = votingStrategyNetworks[chainId]
+  if (hub) return { network: hub }
+  const clock = blockClocks[chainId]
+  return clock ? { network: 'optimism', clock } : undefined
+}
+
+/** The chain ids E4-E6 answer for, named: `1 (Ethereum), 10 (Optimism), ...`. */
+export function describeVotingStrategyChains(): string {
+  return Object.entries(blockClocks)
+    .map(([chainId, clock]) => `${chainId} (${clock.name ?? 'unnamed'})`)
+    .join(', ')
+}
 
 /** One address of an E4-E6 batch that could not be checked (it scores 0). */
 export type VotingStrategyError = { address: string; error: string }
@@ -375,14 +426,13 @@ export function createHumanIdApp(source: HumanIdSource): Hono {
     const credential = humanIdCredentialSchema.safeParse(c.req.param('credential'))
     if (!credential.success) throw new HttpError(404, 'Not Found')
     const query = parseQuery(c, votingStrategyQuerySchema, 'plain')
-    const network = votingStrategyNetworks[query.network]
-    if (!network) {
-      throw new HttpError(
-        400,
-        `Unsupported network ${query.network}: this server answers for chain ids ${optimismChainId} (optimism) and ${baseSepoliaChainId} (base-sepolia).`,
-      )
-    }
-    const snapshot = resolveSnapshotTime(query.snapshot, { now: toSeconds(source.now()), base: source.chain(network) })
+    const chain = votingStrategyChain(query.network)
+    if (!chain) throw new HttpError(400, `Unsupported network ${query.network}: this server answers for chain ids ${describeVotingStrategyChains()}.`)
+    const { network } = chain
+    const now = toSeconds(source.now())
+    const snapshot = chain.clock
+      ? resolveClockSnapshotTime(query.snapshot, { now, clock: chain.clock })
+      : resolveSnapshotTime(query.snapshot, { now, base: source.chain(network) })
     if (!snapshot.ok) throw new HttpError(400, snapshot.detail)
     return c.json(
       scoreVotingStrategy(source.verifications(), {
