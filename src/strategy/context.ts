@@ -100,7 +100,33 @@ export type StrategyContext = {
   signal?: AbortSignal | undefined
   /** Hears of every wait for rate budget before it starts (a progress line shows it). */
   onWait?: ((wait: RateLimitWait) => void) | undefined
+  /**
+   * The strategies a wrapping strategy (`human-gated`) may call by name: score-api's registry
+   * (`strategies` of its `src/strategies/strategies`), `personhood/strategies`' `strategies`, or
+   * {@link strategyDefinitions}. Default: none (a wrapping strategy then refuses every inner name).
+   */
+  strategies?: InnerStrategyRegistry | undefined
+  /**
+   * Other networks an inner strategy may run on, by chain id string: a client of that network and,
+   * for a chain {@link blockClocks} does not know (or a local chain), its block clock.
+   */
+  networks?: Readonly<Record<string, InnerNetwork>> | undefined
 }
+
+/**
+ * One entry of an {@link InnerStrategyRegistry}: a module in score-api's shape (its `strategy`
+ * function is called as score-api calls it), or a strategy definition of this package (run with
+ * `runStrategy` and the caller's context).
+ */
+export type InnerStrategy =
+  | { strategy: (space: string, network: string, provider: never, addresses: string[], options: never, snapshot: number | 'latest') => Promise<Record<string, number>> }
+  | { readonly name: string; readonly optionsSchema: unknown; score(parameters: never): Promise<unknown> }
+
+/** Strategies by name, as score-api's registry keeps them. */
+export type InnerStrategyRegistry = Readonly<Record<string, InnerStrategy>>
+
+/** A network an inner strategy runs on: its client, and its block clock when {@link blockClocks} has none. */
+export type InnerNetwork = { provider: ChainClient; clock?: BlockClock | undefined }
 
 /** The environment variables a strategy folder reads (score-api gives strategies no other configuration). */
 export type StrategyEnvironment = Readonly<Record<string, string | undefined>>

@@ -6,6 +6,9 @@ export {
   getPassportSources,
   readStrategyEnvironment,
   type HumanIdAccess,
+  type InnerNetwork,
+  type InnerStrategy,
+  type InnerStrategyRegistry,
   type PassportAccess,
   type PassportSources,
   type StrategyContext,
@@ -59,4 +62,14 @@ export {
   type HumanVerificationOptions,
   type HumanVerificationPrepared,
 } from './human-verification.js'
+export {
+  humanGatedOptionsSchema,
+  humanGatedStrategy,
+  innerStrategyOptionsSchema,
+  innerStrategySource,
+  type HumanGatedDetail,
+  type HumanGatedOptions,
+  type HumanGatedPrepared,
+  type InnerScore,
+} from './human-gated.js'
 export { validateWithStrategy, type ValidateWithStrategyParameters } from './validation.js'

@@ -3,6 +3,7 @@
  * `audit`, `verify`). The `strategies/` folders wrap the same definitions for score-api.
  */
 import type { StrategyDefinition } from './define.js'
+import { humanGatedStrategy } from './human-gated.js'
 import { humanIdStrategy } from './human-id.js'
 import { humanVerificationStrategy } from './human-verification.js'
 import { passportV2Strategy } from './passport-v2.js'
@@ -13,6 +14,7 @@ export const strategyDefinitions: Readonly<Record<string, StrategyDefinition<any
   'human-id': humanIdStrategy,
   'passport-v2': passportV2Strategy,
   'human-verification': humanVerificationStrategy,
+  'human-gated': humanGatedStrategy,
 })
 
 /**

@@ -73,3 +73,4 @@ export {
   type VerdictReason,
   type VerdictSource,
 } from './verdict.js'
+export { applyHumanGate, humanGateModes, type ApplyHumanGateParameters, type HumanGateMode } from './human-gate.js'

@@ -1,0 +1,284 @@
+/**
+ * `human-gated`: any strategy's voting power, counted only for verified humans. The inner
+ * strategies (`[{ name, network?, params }]`, as score-api's `multichain` takes them) are called
+ * through a registry the caller passes (`context.strategies`) and summed per voter; the voters whose
+ * sum is above 0 are put to `human-verification`'s test (its own code, run here); the mode says
+ * what a human's power becomes: `gate` (as it is), `quadratic` (its square root) or `cap`.
+ */
+import type { Address } from 'viem'
+import { z } from 'zod'
+import { blockClocks, findBlockAtTime } from '../chain/block-at-time.js'
+import type { ChainClient } from '../chain/provider.js'
+import { StrategyOptionsError, StrategySourceError } from '../errors/strategy.js'
+import { applyHumanGate, type HumanGateMode } from '../verify/human-gate.js'
+import type { InnerStrategy, StrategyRuntime } from './context.js'
+import { readSource } from './deadline.js'
+import { defineStrategy, runStrategy, untilAborted, type StrategyDefinition } from './define.js'
+import { humanVerificationOptionsSchema, humanVerificationStrategy, type HumanVerificationDetail, type HumanVerificationPrepared } from './human-verification.js'
+import { symbolOption } from './options.js'
+import type { ResolvedSnapshot, StrategyProvider } from './snapshot.js'
+
+const humanTest = humanVerificationOptionsSchema.shape
+
+/** One inner strategy, as a space configures it. */
+export const innerStrategyOptionsSchema = z
+  .object({
+    name: z.string().regex(/^[a-z0-9-]+$/, 'A strategy name is kebab-case (a-z, 0-9, -).').meta({ title: 'Strategy', description: 'The name of a registered strategy.' }),
+    network: z
+      .string()
+      .regex(/^[1-9][0-9]{0,15}$/, 'A chain id, as a string of digits.')
+      .optional()
+      .meta({ title: 'Network', description: "The inner strategy's network (chain id); default the space's. Its block is the last at or before the snapshot's time." }),
+    params: z.record(z.string(), z.unknown()).default({}).meta({ title: 'Params', description: "The inner strategy's own options." }),
+  })
+  .strict()
+
+/** The options of `human-gated`, as a space configures them. */
+export const humanGatedOptionsSchema = z
+  .object({
+    symbol: symbolOption,
+    strategies: z
+      .array(innerStrategyOptionsSchema)
+      .min(1)
+      .max(8)
+      .meta({ title: 'Inner strategies', description: "The strategies whose scores are summed into a voter's power (1 to 8)." }),
+    mode: z
+      .enum(['gate', 'quadratic', 'cap'])
+      .default('gate')
+      .meta({
+        title: 'Mode',
+        description: "What a human's power becomes. gate: as it is; quadratic: its square root (a power below 1 counts more than itself); cap: at most `cap`. Non-humans get 0.",
+      }),
+    cap: z.number().positive().optional().meta({ title: 'Cap', description: 'The most a human counts with mode cap (required there, refused elsewhere).' }),
+    credentials: humanTest.credentials,
+    match: humanTest.match,
+    actionId: humanTest.actionId,
+    source: humanTest.source,
+    sandbox: humanTest.sandbox,
+    passportScore: z
+      .number()
+      .min(0)
+      .default(1)
+      .meta({
+        title: 'Weight of a passing Passport',
+        description: "For voters Human ID did not verify: the share of their power a passing Passport gives. Default 1 (as Human ID); 0 turns the fallback off.",
+      }),
+    scorerId: humanTest.scorerId,
+    threshold: humanTest.threshold,
+    allowLiveScore: humanTest.allowLiveScore,
+  })
+  .strict()
+  .superRefine((options, issues) => {
+    if (options.mode === 'cap' && options.cap === undefined) issues.addIssue({ code: 'custom', path: ['cap'], message: 'Mode cap needs a cap (a positive number).' })
+    if (options.mode !== 'cap' && options.cap !== undefined) issues.addIssue({ code: 'custom', path: ['cap'], message: `A cap is read only with mode cap (the mode is ${options.mode}).` })
+  })
+
+/** The options of `human-gated`, read. */
+export type HumanGatedOptions = z.output<typeof humanGatedOptionsSchema>
+
+/** What `human-gated` scores with: the options, the inner strategies found, the human test prepared. */
+export type HumanGatedPrepared = HumanGatedOptions & {
+  inner: { name: string; network?: string | undefined; params: Record<string, unknown>; strategy: InnerStrategy }[]
+  humanTest: HumanVerificationPrepared
+}
+
+/** One inner strategy's answer for a voter. */
+export type InnerScore = { strategy: string; network: string; blockNumber: bigint; score: number }
+
+/** What a voter's `human-gated` answer rests on. */
+export type HumanGatedDetail = {
+  /** The sum of the inner scores. */
+  power: number
+  /** Each inner strategy's score, at the block of its network. */
+  inner: InnerScore[]
+  /** The human test's answer; null when it was not asked (power not above 0). */
+  human: HumanVerificationDetail | null
+  /** 1 for Human ID, `passportScore` for a passing Passport, 0 for a voter judged not human. */
+  weight: number
+  mode: HumanGateMode
+}
+
+/** The request counts of the inner strategies are named `inner strategy "<name>" on network <n>`. */
+export function innerStrategySource(name: string, network: string): string {
+  return `inner strategy "${name}" on network ${network}`
+}
+
+/**
+ * The `human-gated` strategy. The registry of inner strategies and the clients of their networks
+ * come from the context (`strategies`, `networks`); the human test reads what `human-verification`
+ * reads (`humanId`, `passport`).
+ *
+ * Requests: the inner strategies' own (plus, for an inner strategy on another network, the
+ * header reads that find its block at the snapshot's time), then `human-verification`'s for the
+ * voters whose power is above 0 only.
+ *
+ * @example
+ * import { humanGatedStrategy, runStrategy, strategyDefinitions } from 'personhood'
+ * const { scores } = await runStrategy(humanGatedStrategy, {
+ *   network: '10', provider, addresses, snapshot: 130_000_000,
+ *   options: { strategies: [{ name: 'erc20-balance-of', params: { address: token, decimals: 18 } }], mode: 'quadratic', scorerId: 335 },
+ *   context: { strategies: scoreApiStrategies, passport: { apiKey: process.env.PASSPORT_API_KEY } },
+ * })
+ */
+export const humanGatedStrategy = defineStrategy<HumanGatedOptions, HumanGatedDetail, HumanGatedPrepared>({
+  name: 'human-gated',
+  title: 'Any strategy, counted only for verified humans (gate, quadratic or cap)',
+  optionsSchema: humanGatedOptionsSchema,
+  prepare({ strategy, options, runtime }) {
+    const registry = runtime.context.strategies ?? {}
+    const issues = options.strategies.flatMap((inner, index) =>
+      Object.hasOwn(registry, inner.name)
+        ? []
+        : [{ path: ['strategies', index, 'name'], message: `No strategy "${inner.name}" in the registry given (context.strategies${runtime.context.strategies ? '' : ' is not set'}).` }],
+    )
+    if (issues.length > 0) throw new StrategyOptionsError({ strategy, issues })
+    const inner = options.strategies.map((entry) => ({ ...entry, strategy: registry[entry.name]! }))
+    const { mode: _mode, cap: _cap, strategies: _strategies, ...human } = options
+    const testOptions = { ...human, verifiedScore: 1 }
+    const humanTest = humanVerificationStrategy.prepare!({ strategy, options: testOptions, runtime })
+    return { ...options, inner, humanTest }
+  },
+  async score({ strategy, space, network, provider, addresses, options, snapshot, runtime }) {
+    const inner = await readInnerScores({ space, network, provider, addresses, prepared: options, snapshot, runtime, strategy })
+    const power = new Map(addresses.map((address) => [address, inner.get(address)!.reduce((sum, entry) => sum + entry.score, 0)]))
+    const holders = addresses.filter((address) => power.get(address)! > 0)
+    const human = new Map<Address, HumanVerificationDetail>()
+    const weight = new Map<Address, number>()
+    if (holders.length > 0) {
+      const judged = await humanVerificationStrategy.score({ strategy, space, network, provider, addresses: holders, options: options.humanTest, snapshot, runtime })
+      for (const address of holders) {
+        const answer = judged.get(address)
+        if (!answer) throw new StrategySourceError({ source: 'the human test (human-verification)', addresses: [address], reason: `The human test left ${address} without an answer.` })
+        human.set(address, answer.detail)
+        weight.set(address, answer.score)
+      }
+    }
+    return new Map(
+      addresses.map((address) => {
+        const voterPower = power.get(address)!
+        const voterWeight = weight.get(address) ?? 0
+        const score = applyHumanGate({ power: voterPower, weight: voterWeight, mode: options.mode, cap: options.cap })
+        return [address, { score, detail: { power: voterPower, inner: inner.get(address)!, human: human.get(address) ?? null, weight: voterWeight, mode: options.mode } }]
+      }),
+    )
+  },
+})
+
+type ReadInnerParameters = {
+  strategy: string
+  space: string
+  network: string
+  provider: StrategyProvider
+  addresses: readonly Address[]
+  prepared: HumanGatedPrepared
+  snapshot: ResolvedSnapshot
+  runtime: StrategyRuntime
+}
+
+/** Calls every inner strategy at its network's block and returns each voter's inner scores. */
+async function readInnerScores(parameters: ReadInnerParameters): Promise<Map<Address, InnerScore[]>> {
+  const { strategy, network, addresses, prepared, snapshot, runtime } = parameters
+  const networks = runtime.context.networks ?? {}
+  const missing = prepared.inner.flatMap((inner, index) => {
+    const innerNetwork = inner.network ?? network
+    if (innerNetwork === network) return []
+    if (!Object.hasOwn(networks, innerNetwork)) return [{ path: ['strategies', index, 'network'], message: `No client of network ${innerNetwork}: pass it in context.networks["${innerNetwork}"].` }]
+    if (!networks[innerNetwork]!.clock && !blockClocks[Number(innerNetwork)]) {
+      return [{ path: ['strategies', index, 'network'], message: `No block clock of network ${innerNetwork}: pass context.networks["${innerNetwork}"].clock.` }]
+    }
+    return []
+  })
+  if (missing.length > 0) throw new StrategyOptionsError({ strategy, issues: missing })
+
+  const answers = await Promise.all(
+    prepared.inner.map(async (inner) => {
+      const innerNetwork = inner.network ?? network
+      const source = innerStrategySource(inner.name, innerNetwork)
+      const onSpaceNetwork = innerNetwork === network
+      const innerProvider = onSpaceNetwork ? parameters.provider : networks[innerNetwork]!.provider
+      const blockNumber = onSpaceNetwork ? snapshot.blockNumber : await innerBlockAt({ runtime, network: innerNetwork, snapshot, addresses })
+      const scores = await readSource({ source, addresses, deadline: runtime.deadline }, (signal) =>
+        callInner({ inner: inner.strategy, name: inner.name, space: parameters.space, network: innerNetwork, provider: innerProvider, addresses, params: inner.params, blockNumber, runtime, signal, source }),
+      )
+      return { name: inner.name, network: innerNetwork, blockNumber, scores: readScores(scores, addresses, source) }
+    }),
+  )
+  return new Map(
+    addresses.map((address) => [
+      address,
+      answers.map((answer) => ({ strategy: answer.name, network: answer.network, blockNumber: answer.blockNumber, score: answer.scores.get(address)! })),
+    ]),
+  )
+}
+
+/** The block of another network at the snapshot's time: the last at or before it, by that network's clock. */
+async function innerBlockAt({ runtime, network, snapshot, addresses }: { runtime: StrategyRuntime; network: string; snapshot: ResolvedSnapshot; addresses: readonly Address[] }): Promise<bigint> {
+  const cacheKey = `human-gated:block:${network}:${snapshot.timestamp}`
+  const cached = runtime.cache?.get(cacheKey) as bigint | undefined
+  if (cached !== undefined) return cached
+  const given = runtime.context.networks![network]!
+  const clock = given.clock ?? blockClocks[Number(network)]!
+  const source = `block of network ${network} at the snapshot's time`
+  const found = await readSource({ source, addresses, deadline: runtime.deadline }, () =>
+    findBlockAtTime({ client: given.provider, timestamp: snapshot.timestamp, clock, chainId: Number(network) }),
+  )
+  runtime.countRequest(source, found.reads)
+  runtime.cache?.set(cacheKey, found.number)
+  return found.number
+}
+
+type CallInnerParameters = {
+  inner: InnerStrategy
+  name: string
+  space: string
+  network: string
+  provider: StrategyProvider | ChainClient
+  addresses: readonly Address[]
+  params: Record<string, unknown>
+  blockNumber: bigint
+  runtime: StrategyRuntime
+  signal: AbortSignal
+  source: string
+}
+
+/** One inner call: score-api's `strategy(...)` for a module, `runStrategy` for a definition of this package. */
+async function callInner(parameters: CallInnerParameters): Promise<Record<string, unknown>> {
+  const { inner, runtime, source } = parameters
+  if ('strategy' in inner && typeof inner.strategy === 'function') {
+    runtime.countRequest(source)
+    const call = inner.strategy as (...args: unknown[]) => Promise<Record<string, number>>
+    return untilAborted(call(parameters.space, parameters.network, parameters.provider, [...parameters.addresses], parameters.params, Number(parameters.blockNumber)), parameters.signal)
+  }
+  const definition = inner as unknown as StrategyDefinition
+  const remainingMs = runtime.deadline.remainingMs()
+  const run = await runStrategy(definition, {
+    space: parameters.space,
+    network: parameters.network,
+    provider: parameters.provider,
+    addresses: parameters.addresses,
+    options: parameters.params,
+    snapshot: parameters.blockNumber,
+    context: { ...runtime.context, signal: parameters.signal, ...(Number.isFinite(remainingMs) ? { deadlineMs: Math.max(1, remainingMs) } : {}) },
+  })
+  for (const [name, count] of Object.entries(run.requests)) runtime.countRequest(`${source}: ${name}`, count)
+  return run.scores
+}
+
+/** An inner answer read as a number per voter: a missing voter is 0 (score-api's convention), anything else not a finite number is an error. */
+function readScores(answer: unknown, addresses: readonly Address[], source: string): Map<Address, number> {
+  if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) {
+    throw new StrategySourceError({ source, addresses, reason: `The ${source} answered ${Array.isArray(answer) ? 'an array' : typeof answer}, not scores by address.` })
+  }
+  const byLower = new Map<string, unknown>()
+  for (const [key, value] of Object.entries(answer)) byLower.set(key.toLowerCase(), value)
+  const bad: Address[] = []
+  const scores = new Map<Address, number>()
+  for (const address of addresses) {
+    const value = byLower.get(address.toLowerCase())
+    if (value === undefined) scores.set(address, 0)
+    else if (typeof value === 'number' && Number.isFinite(value)) scores.set(address, value)
+    else bad.push(address)
+  }
+  if (bad.length > 0) throw new StrategySourceError({ source, addresses: bad, reason: `The ${source} answered a score that is not a finite number.` })
+  return scores
+}
