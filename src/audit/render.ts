@@ -4,6 +4,7 @@
  */
 import { stringify as stringifyCsv } from 'csv-stringify/sync'
 import { escapeXml, methodChart, methodLabel, outcomeChart, scoreChart } from './charts.js'
+import { gatedOutcomeTable, renderGatedOutcomeLines, renderGatedOutcomeMarkdown } from './gated.js'
 import type { AuditResult, AuditSummary, AuditVoter } from './types.js'
 import type { VoteChoice } from './votes.js'
 
@@ -142,6 +143,7 @@ ${scoreChart(summary)}
 ${outcomeChart(summary)}
 ${table(['Choice', 'All voting power', 'Share', 'Verified voting power', 'Share'], outcomeRows(summary))}
 ${summary.outcome.note ? `<p>${escapeXml(summary.outcome.note)}</p>` : ''}
+${result.gated ? ((section) => `<h2>${escapeXml(section.title)}</h2>\n<p>${escapeXml(section.intro)}</p>\n${table(section.head, section.rows)}`)(gatedOutcomeTable(result.gated)) : ''}
 <h2>Linked wallets</h2>
 ${
   summary.clusters.length
@@ -201,6 +203,7 @@ export function renderAuditMarkdown(result: AuditResult): string {
     table(['Choice', 'All voting power', 'Share', 'Verified voting power', 'Share'], outcomeRows(summary)),
     ...(summary.outcome.note ? ['', summary.outcome.note] : []),
     '',
+    ...(result.gated ? renderGatedOutcomeMarkdown(result.gated) : []),
     '## Linked wallets',
     '',
     summary.clusters.length
@@ -273,5 +276,6 @@ export function renderAuditSummaryTable(result: AuditResult): string {
     '',
     table(['Choice', 'All power', 'Share', 'Verified power', 'Share'], outcomeRows(summary)),
     '',
+    ...(result.gated ? [...renderGatedOutcomeLines(result.gated), ''] : []),
   ].join('\n')
 }

@@ -4,6 +4,7 @@
  */
 import type { Address } from 'viem'
 import type { VerdictSource } from '../verify/verdict.js'
+import type { GatedOutcome } from './gated.js'
 import type { VoteChoice } from './votes.js'
 
 /** What can make a voter eligible, in the fallback policy's order. */
@@ -134,4 +135,6 @@ export type AuditResult = {
   summary: AuditSummary
   /** SHA-256 of the run and the voters' lines: the same on every re-run of the same audit. */
   digest: string
+  /** For a `human-gated` configuration: the recorded power under each mode. */
+  gated?: GatedOutcome | undefined
 }

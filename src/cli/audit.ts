@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs'
 import { basename, join, resolve } from 'node:path'
 import { createCachingFetch, type CacheStats } from '../audit/cache.js'
 import { createSnapshotHubClient, defaultSnapshotHubUrl, type SnapshotProposal } from '../audit/hub.js'
+import { readHumanGatedAudit, summarizeGatedOutcome } from '../audit/gated.js'
 import { createStrategyJudge } from '../audit/judge.js'
 import { renderAuditSummaryTable } from '../audit/render.js'
 import { auditFiles, runAudit, writeAuditOutputs } from '../audit/run.js'
@@ -19,6 +20,8 @@ import { ConfigFileError } from '../errors/audit.js'
 import { InvalidParameterError } from '../errors/input.js'
 import { createStrategyRuntime, getPassportSources } from '../strategy/context.js'
 import { resolveSnapshot } from '../strategy/snapshot.js'
+import { humanGatedStrategy } from '../strategy/human-gated.js'
+import { humanVerificationStrategy } from '../strategy/human-verification.js'
 import { findStrategyDefinition, strategyDefinitions } from '../strategy/registry.js'
 import { parseBlockNumber } from '../utils/parse.js'
 import { version } from '../version.js'
@@ -141,7 +144,11 @@ export async function runAuditCommand(options: AuditCommandOptions, io: AuditCom
   }
 
   const config = options.config !== undefined ? readAuditConfig(options.config) : configFromProposal(proposal)
-  const definition = findStrategyDefinition(config.strategy)!
+  // human-gated: the inner strategies are not called (the export records the power); the voters
+  // are judged by its human test, and the mode is applied to the recorded power afterwards.
+  const gated = config.strategy === humanGatedStrategy.name ? readHumanGatedAudit(config.options) : undefined
+  const definition = gated ? humanVerificationStrategy : findStrategyDefinition(config.strategy)!
+  const judgeOptions = gated ? gated.humanTest : config.options
   const network = options.network ?? proposal?.network ?? '1'
   if (!/^[0-9]{1,12}$/.test(network)) throw new InvalidParameterError({ parameter: '--network', reason: `Expected a chain id, got "${network.slice(0, 20)}".` })
   const snapshotText = options.snapshot ?? proposal?.snapshot.toString()
@@ -155,7 +162,7 @@ export async function runAuditCommand(options: AuditCommandOptions, io: AuditCom
 
   const run: AuditRun = {
     packageVersion: version,
-    strategy: definition.name,
+    strategy: config.strategy,
     options: config.options,
     network,
     snapshot: resolved.blockNumber.toString(),
@@ -174,7 +181,7 @@ export async function runAuditCommand(options: AuditCommandOptions, io: AuditCom
           const scorerId = String((config.options.scorerId as number | string | undefined) ?? context.passport?.scorerId ?? '')
           return scorerId ? createHistoryStampReader({ passport: sources.passport, scorerId, at: resolved.timestamp }) : undefined
         })()
-  const judge = createStrategyJudge({ definition, options: config.options, network, provider, snapshot: resolved.blockNumber, context, readStamps })
+  const judge = createStrategyJudge({ definition, options: judgeOptions, network, provider, snapshot: resolved.blockNumber, context, readStamps })
   let result: AuditResult
   let judged = 0
   try {
@@ -190,6 +197,7 @@ export async function runAuditCommand(options: AuditCommandOptions, io: AuditCom
   } finally {
     progress.done()
   }
+  if (gated) result = { ...result, gated: summarizeGatedOutcome(result, gated) }
   const files = writeAuditOutputs(out, result)
   for (const line of renderAuditSummaryTable(result).split('\n')) io.log(line)
   io.log('')

@@ -1,0 +1,157 @@
+/**
+ * The audit of a `human-gated` configuration. A Snapshot vote export already carries each vote's
+ * voting power, so the audit does not call the inner strategies: it judges each voter by the human
+ * test (`human-verification` with the configuration's credentials, match, action id and Passport
+ * fallback) and applies the mode to the recorded power, showing the outcome under every mode next
+ * to the recorded one.
+ */
+import type { Address } from 'viem'
+import { StrategyOptionsError } from '../errors/strategy.js'
+import { humanGatedOptionsSchema, type HumanGatedOptions } from '../strategy/human-gated.js'
+import { parseStrategyOptions } from '../strategy/options.js'
+import { applyHumanGate, humanGateModes, type HumanGateMode } from '../verify/human-gate.js'
+import { summarizeAudit } from './summary.js'
+import type { AuditResult, AuditVoter } from './types.js'
+
+/** A `human-gated` configuration read for an audit: the human test's options and the mode. */
+export type HumanGatedAudit = {
+  /** The options of `human-verification` that make its score the voter's weight (1, `passportScore` or 0). */
+  humanTest: Record<string, unknown>
+  mode: HumanGateMode
+  cap: number | undefined
+  /** The inner strategies named, for the report (never called). */
+  inner: HumanGatedOptions['strategies']
+}
+
+/**
+ * Reads a `human-gated` configuration for the audit (the strategy's own option rules).
+ *
+ * @throws {StrategyOptionsError} when the options are invalid.
+ * @example
+ * import { readHumanGatedAudit } from 'personhood'
+ * readHumanGatedAudit({ strategies: [{ name: 'erc20-balance-of', params: {} }], mode: 'quadratic' }).humanTest
+ * // { credentials: ['gov-id', 'phone', 'biometrics'], match: 'any', ..., verifiedScore: 1, passportScore: 1 }
+ */
+export function readHumanGatedAudit(options: unknown): HumanGatedAudit {
+  const read = parseStrategyOptions('human-gated', humanGatedOptionsSchema, options)
+  const { strategies, mode, cap, symbol: _symbol, ...humanTest } = read
+  return { humanTest: { ...dropUndefined(humanTest), verifiedScore: 1 }, mode, cap, inner: strategies }
+}
+
+function dropUndefined(record: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined))
+}
+
+/** One voter's power as recorded and under each mode. */
+export type GatedVoterOutcome = {
+  address: Address
+  /** The voting power the export recorded (taken as the inner power). */
+  recorded: number
+  /** What the human test gave: 1 (Human ID), `passportScore` (a passing Passport only) or 0. */
+  weight: number
+  gate: number
+  quadratic: number
+  /** Null when the configuration has no cap (its mode is not `cap`). */
+  cap: number | null
+}
+
+/** The vote's outcome under one way of counting. */
+export type GatedTally = {
+  /** `recorded`, or a mode. */
+  counting: 'recorded' | HumanGateMode
+  totalPower: number
+  /** Power per choice, in the order of the choices. */
+  choices: { choice: string; power: number }[]
+  /** Index of the leading choice; null on a tie or no votes. */
+  leader: number | null
+}
+
+/** The audit's `human-gated` section. */
+export type GatedOutcome = {
+  mode: HumanGateMode
+  cap: number | null
+  inner: { name: string; network?: string | undefined }[]
+  /** Recorded first, then each mode (cap only when a cap is configured). */
+  tallies: GatedTally[]
+  voters: GatedVoterOutcome[]
+}
+
+/**
+ * The outcome under each mode, from the audit's voters (their recorded power and the human test's
+ * weight, which the audit stores as the voter's score).
+ *
+ * @throws {StrategyOptionsError} when a voter's score is not a weight (never negative or NaN).
+ */
+export function summarizeGatedOutcome(result: Pick<AuditResult, 'voters' | 'run'>, gated: HumanGatedAudit): GatedOutcome {
+  const { voters, run } = result
+  const cap = gated.mode === 'cap' ? (gated.cap ?? null) : null
+  const outcomes = voters.map((voter): GatedVoterOutcome => {
+    const weight = voter.score
+    if (!Number.isFinite(weight) || weight < 0) {
+      throw new StrategyOptionsError({ strategy: 'human-gated', issues: [{ path: ['score'], message: `The human test gave ${voter.address} a weight of ${String(weight)}.` }] })
+    }
+    const of = (mode: HumanGateMode) => applyHumanGate({ power: voter.votingPower, weight, mode, cap: cap ?? undefined })
+    return { address: voter.address, recorded: voter.votingPower, weight, gate: of('gate'), quadratic: of('quadratic'), cap: cap === null ? null : of('cap') }
+  })
+  const countings: ('recorded' | HumanGateMode)[] = ['recorded', ...humanGateModes.filter((mode) => mode !== 'cap' || cap !== null)]
+  const tallies = countings.map((counting): GatedTally => {
+    const powered: AuditVoter[] = voters.map((voter, index) => {
+      const outcome = outcomes[index]!
+      const power = counting === 'recorded' ? outcome.recorded : (outcome[counting] as number)
+      return { ...voter, votingPower: power, eligible: true }
+    })
+    // The same counting as the audit's own outcome (proportional, or instant runoff for ranked choice).
+    const { outcome } = summarizeAudit({ voters: powered, choices: run.proposal?.choices ?? run.choices, type: run.proposal?.type ?? run.type })
+    return {
+      counting,
+      totalPower: powered.reduce((total, voter) => total + voter.votingPower, 0),
+      choices: outcome.choices.map(({ choice, all }) => ({ choice, power: all })),
+      leader: outcome.leaderAll,
+    }
+  })
+  return { mode: gated.mode, cap, inner: gated.inner.map(({ name, network }) => ({ name, ...(network ? { network } : {}) })), tallies, voters: outcomes }
+}
+
+const label = (counting: GatedTally['counting'], cap: number | null) =>
+  counting === 'recorded' ? 'Recorded' : counting === 'cap' ? `Cap ${cap}` : counting === 'gate' ? 'Gate' : 'Quadratic'
+
+function power(value: number): string {
+  return Number.isInteger(value) ? value.toLocaleString('en-US') : value.toLocaleString('en-US', { maximumFractionDigits: 4 })
+}
+
+/** The `human-gated` section of the report: its title, what it shows, and the table (one row per way of counting). */
+export function gatedOutcomeTable(gated: GatedOutcome): { title: string; intro: string; head: string[]; rows: string[][] } {
+  const choices = gated.tallies[0]?.choices.map((entry) => entry.choice) ?? []
+  return {
+    title: 'human-gated: the recorded power under each mode',
+    intro:
+      `The recorded voting power is taken as the inner strategies' (${gated.inner.map((inner) => inner.name + (inner.network ? ` on ${inner.network}` : '')).join(', ')}; not called). ` +
+      'Each voter is judged by the human test; a human keeps the power (gate), its square root (quadratic) or at most the cap, times the weight ' +
+      '(1 for Human ID, passportScore for a passing Passport only); anyone else counts 0.',
+    head: ['Counting', ...choices, 'Total', 'Leader'],
+    rows: gated.tallies.map((tally) => [
+      `${label(tally.counting, gated.cap)}${tally.counting === gated.mode ? ' (configured)' : ''}`,
+      ...tally.choices.map((entry) => power(entry.power)),
+      power(tally.totalPower),
+      tally.leader === null ? 'tie' : (choices[tally.leader] ?? ''),
+    ]),
+  }
+}
+
+/** The `human-gated` section of `audit.md`. */
+export function renderGatedOutcomeMarkdown(gated: GatedOutcome): string[] {
+  const { title, intro, head, rows } = gatedOutcomeTable(gated)
+  return [`## ${title}`, '', intro, '', `| ${head.join(' | ')} |`, `| ${head.map(() => '---').join(' | ')} |`, ...rows.map((row) => `| ${row.join(' | ')} |`), '']
+}
+
+/** The same, as plain-text lines for the terminal. */
+export function renderGatedOutcomeLines(gated: GatedOutcome): string[] {
+  const choices = gated.tallies[0]?.choices.map((entry) => entry.choice) ?? []
+  return [
+    'human-gated (recorded power under each mode):',
+    ...gated.tallies.map(
+      (tally) =>
+        `  ${label(tally.counting, gated.cap).padEnd(10)} ${tally.choices.map((entry) => `${entry.choice} ${power(entry.power)}`).join(', ')}; leader ${tally.leader === null ? 'tie' : choices[tally.leader]}${tally.counting === gated.mode ? ' (configured)' : ''}`,
+    ),
+  ]
+}
