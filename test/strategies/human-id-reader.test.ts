@@ -248,6 +248,30 @@ describe('strategies/human-id reader', () => {
     }
   })
 
+  it('1,200 voters: chunks under the gas plan (3 calls at one block), verdicts still equal to the library', async () => {
+    const { verifyHumans } = await load()
+    const addresses = [...Array.from({ length: 600 }, () => freshAddress()), ...story.map((entry) => entry.address)]
+    while (addresses.length < 1_200) addresses.push(freshAddress())
+    resetCounts()
+    const ours = await verifyHumans('10', new StaticProvider(counted(chain.provider) as never, 10), addresses, { credentials: ['gov-id', 'phone', 'biometrics'] }, Number(snapshot))
+    expect(requests).toEqual({ rpc: { eth_call: 3 }, index: 0, snapshots: 0 })
+    const theirs = await verifyCredentials({
+      client: createPublicClient({ transport: custom(chain.provider) }),
+      network: 10,
+      addresses,
+      credentials: ['gov-id', 'phone', 'biometrics'],
+      blockNumber: snapshot,
+    })
+    const simplify = (entry: Record<string, { valid: boolean; reason: string }>) =>
+      Object.fromEntries(Object.entries(entry).map(([credential, verdict]) => [credential, `${verdict.valid} ${verdict.reason}`]))
+    expect(Object.fromEntries(Object.entries(ours.voters).map(([address, voter]) => [address.toLowerCase(), simplify(voter.credentials)]))).toEqual(
+      Object.fromEntries(Object.entries(theirs.results).map(([address, entry]) => [address, simplify(entry)])),
+    )
+    expect(Object.values(ours.voters).filter((voter) => voter.verified)).toHaveLength(
+      story.filter((entry) => ['valid', 'legacy'].some((ok) => [entry.expected['gov-id'], entry.expected.phone, entry.expected.biometrics].includes(ok))).length,
+    )
+  }, 180_000)
+
   it('a single voter costs 2 requests with clean hands (the recipient listing, one eth_call), 1 without', async () => {
     const { strategy } = await load()
     const [first] = story.filter((entry) => entry.expected['clean-hands'] === 'valid')
