@@ -7,6 +7,7 @@ import {
   circuitIds,
   classifySbt,
   cleanHandsAttester,
+  cleanHandsOnchainSchemaId,
   cleanHandsSchemaId,
   defaultActionId,
   hubAddresses,
@@ -259,11 +260,16 @@ function sbtReads(flags: number, at: bigint, voter: bigint, expect) {
           ]
         : [];
     return {
-      getSBT: { status: 'success', expiry, publicValues: values, revoked }
+      getSBT: {
+        status: 'success' as const,
+        expiry,
+        publicValues: values,
+        revoked
+      }
     };
   }
   return {
-    getSBT: { status: 'reverted' },
+    getSBT: { status: 'reverted' as const },
     sbtOwners: { expiry: flags & 16 ? 0n : expiry, revoked }
   };
 }
@@ -308,12 +314,15 @@ const RANK = [
 ];
 
 function judgeCleanHands(voter, rows: Row[], onchain, at: bigint) {
-  const schemaId = BigInt(cleanHandsSchemaId.split('_').pop() as string);
+  const schemaId = cleanHandsOnchainSchemaId;
   let best = { rank: -1, reason: 'none' };
   for (const row of rows) {
     const id = attestationId(row);
-    let reason = wellFormed(row)
-      ? checkCleanHandsRow({ ...row, isReceiver: true }, at)
+    let reason: string = wellFormed(row)
+      ? checkCleanHandsRow(
+          { ...row, isReceiver: true },
+          { now: at, revocation: 'onchain' }
+        )
       : 'malformed';
     if (reason === 'valid' && id === undefined) reason = 'malformed';
     let rank = RANK.indexOf(reason);
@@ -420,7 +429,7 @@ export async function verifyHumans(
       `0x${voters.map((voter) => voter.slice(2)).join('')}`,
       [
         sandbox ? ZERO : signProtocolAddress,
-        BigInt(cleanHandsSchemaId.split('_').pop() as string),
+        cleanHandsOnchainSchemaId,
         cleanHandsAttester
       ],
       `0x${pairs
@@ -510,10 +519,15 @@ export async function verifyHumans(
       const ordered = credentials.map((c) => [c, verdicts[c]] as const);
       out[voter] = {
         verified: matchCredentials({
-          verdicts: ordered.map(([credential, v]) => ({ credential, ...v })),
+          verdicts: ordered.map(([credential, { valid }]) => ({
+            address: voter,
+            credential,
+            valid,
+            expiresAt: null
+          })),
           credentials,
           match
-        }),
+        }).valid,
         credentials: Object.fromEntries(ordered)
       };
     }

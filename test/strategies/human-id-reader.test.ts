@@ -106,7 +106,9 @@ beforeAll(async () => {
   process.env.ATTESTATION_INDEX_URL = 'http://index.local'
   chain = await TestChain.start()
   await mkdir(folder, { recursive: true })
-  for (const file of ['index.ts', 'rules.ts']) await copyFile(join(root, 'strategies/human-id', file), join(folder, file))
+  await copyFile(join(root, 'strategies/human-id/index.ts'), join(folder, 'index.ts'))
+  // ./rules is a verbatim copy of src/verify/rules.ts (npm run strategies:rules writes it).
+  await copyFile(join(root, 'src/verify/rules.ts'), join(folder, 'rules.ts'))
   ;(globalThis as Record<string, unknown>).__humanIdTest = {
     provider: () => new StaticProvider(counted(chain.provider) as never, 10),
     fetch: indexFetch,
