@@ -41,7 +41,7 @@ export async function verifyHumansOrPassport(
     snapshot
   );
   const unverified = Object.keys(humans.voters).filter(
-    (address) => !humans.voters[address].verified
+    (address) => humans.voters[address].verified !== true
   );
   let passport = {};
   if (fallback && unverified.length > 0) {

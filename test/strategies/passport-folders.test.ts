@@ -345,7 +345,7 @@ describe('human-verification and its validation on the demo world (local chain a
       expect(requests['C4 page']).toBe(1)
       expect(requests['C4 by address']).toBeUndefined()
     }
-  })
+  }, 180_000)
 
   it('passportScore 0 turns Passport off: no Passport request and no key needed', async () => {
     const voters = world.voters(1000)
@@ -360,7 +360,7 @@ describe('human-verification and its validation on the demo world (local chain a
     } finally {
       vi.stubEnv('PASSPORT_API_KEY', world.apiKey)
     }
-  })
+  }, 60_000)
 
   it('a failing Passport source throws naming it', async () => {
     passportOverride = () => new Response('upstream down', { status: 503 })
@@ -392,5 +392,5 @@ describe('human-verification and its validation on the demo world (local chain a
     } finally {
       passportOverride = undefined
     }
-  })
+  }, 60_000)
 })
