@@ -19,6 +19,7 @@ export const rulesCopies = [
   'strategies/human-id/rules.ts',
   'strategies/passport-v2/rules.ts',
   'strategies/human-verification/rules.ts',
+  'strategies/human-gated/rules.ts',
   'validations/human-verification/rules.ts',
 ] as const
 

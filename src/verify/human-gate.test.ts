@@ -26,8 +26,8 @@ describe('applyHumanGate', () => {
   })
 
   it('refuses what is not a power, a weight or a cap', () => {
-    expect(() => applyHumanGate({ power: Number.NaN, weight: 1, mode: 'gate' })).toThrowErrorMatchingInlineSnapshot(`[RangeError: The inner power must be a finite number, got NaN.]`)
-    expect(() => applyHumanGate({ power: 1, weight: -1, mode: 'gate' })).toThrowErrorMatchingInlineSnapshot(`[RangeError: The human weight must be a finite number of at least 0, got -1.]`)
-    expect(() => applyHumanGate({ power: 1, weight: 1, mode: 'cap' })).toThrowErrorMatchingInlineSnapshot(`[RangeError: Mode cap needs a positive cap, got undefined.]`)
+    expect(() => applyHumanGate({ power: Number.NaN, weight: 1, mode: 'gate' })).toThrowErrorMatchingInlineSnapshot(`[RuleParameterError: Parameter "power" is invalid: The inner power must be a finite number, got NaN.]`)
+    expect(() => applyHumanGate({ power: 1, weight: -1, mode: 'gate' })).toThrowErrorMatchingInlineSnapshot(`[RuleParameterError: Parameter "weight" is invalid: The human weight must be a finite number of at least 0, got -1.]`)
+    expect(() => applyHumanGate({ power: 1, weight: 1, mode: 'cap' })).toThrowErrorMatchingInlineSnapshot(`[RuleParameterError: Parameter "cap" is invalid: Mode cap needs a positive cap, got undefined.]`)
   })
 })
