@@ -5,9 +5,8 @@
  * more after it. Each mode, both networks, the snapshot honoured on each, the human test asked only
  * for holders, and every failing source an error rather than a 0.
  */
-import { getAddress, numberToHex, type Address } from 'viem'
+import type { Address } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Eip1193ProviderLike } from '../../src/chain/provider.js'
 import { StrategyOptionsError, StrategySourceError } from '../../src/errors/strategy.js'
 import type { StrategyContext } from '../../src/strategy/context.js'
 import { runStrategy } from '../../src/strategy/define.js'
@@ -16,79 +15,24 @@ import { humanIdSourceNames } from '../../src/strategy/human-id.js'
 import { humanVerificationStrategy } from '../../src/strategy/human-verification.js'
 import { strategyDefinitions } from '../../src/strategy/registry.js'
 import type { ExampleServer } from '../strategies/conformance.js'
-import { humanVerificationServing } from '../strategies/human-id-serving.js'
-import { erc20BalanceOf, startTokenChain, type Mint, type TokenChain } from './token-chain.js'
+import { startGatedWorld, type GatedWorld } from './gated-world.js'
+import type { TokenChain } from './token-chain.js'
 
+let gated: GatedWorld
 let server: ExampleServer
 let voters: Address[]
 let ethereum: TokenChain
-let base: TokenChain
 let snapshot: bigint
-/** Each voter's power at the snapshot, in hundredths of a token, per chain (the plan, not a read). */
-const planned = new Map<Address, { ethereum: number; base: number }>()
-
-/** Hundredths of a token (on Ethereum, Base) by voter index modulo 5. */
-const plan: readonly [number, number][] = [
-  [0, 0], // nothing: never put to the human test
-  [625, 0], // 6.25
-  [1, 0], // 0.01: dust
-  [250, 150], // 2.5 + 1.5 on two networks
-  [0, 10_000], // 100 on Base only
-]
 
 beforeAll(async () => {
-  server = await humanVerificationServing.start()
-  const world = (server.voters(80) as Address[]).map((voter) => getAddress(voter))
-  // The snapshot's time: the hub chain's block 63,070,200 (the human-verification tests' snapshot).
-  const hubBlock = (await (server.provider('10') as Eip1193ProviderLike).request({ method: 'eth_getBlockByNumber', params: [numberToHex(63_070_200), false] })) as { timestamp: string }
-  const time = Number(BigInt(hubBlock.timestamp))
-  // Each row of the plan gets Human ID humans, Passport-only humans and others alike: the voters are
-  // dealt to the rows group by group (the groups as human-verification judges them on the hub chain).
-  const { scores: groups } = await runStrategy(humanVerificationStrategy, {
-    network: '10',
-    provider: server.provider('10'),
-    addresses: world,
-    options: { verifiedScore: 2, passportScore: 1, scorerId: 1 },
-    snapshot: 63_070_200,
-    context: server.context(),
-  })
-  voters = [2, 1, 0].flatMap((group) => world.filter((voter) => groups[voter] === group))
-  const row = (index: number) => plan[index % plan.length]!
-  const mints = (decimals: number, pick: (row: readonly [number, number]) => number) => {
-    const list: Mint[] = []
-    voters.forEach((to, index) => {
-      const hundredths = pick(row(index))
-      if (hundredths > 0) list.push({ to, amount: BigInt(hundredths) * 10n ** BigInt(decimals - 2), at: time - 3_600 + index * 30 })
-      // After the snapshot everyone receives 1,000 more: a strategy reading the wrong block would count it.
-      list.push({ to, amount: 1_000n * 10n ** BigInt(decimals), at: time + 60 + index * 2 })
-    })
-    return list
-  }
-  ;[ethereum, base] = await Promise.all([
-    startTokenChain({ chainId: 1, genesisTime: time - 12 * 1_000, blockTimeSeconds: 12, decimals: 18, mints: mints(18, ([onEthereum]) => onEthereum), readAt: [time] }),
-    startTokenChain({ chainId: 8453, genesisTime: time - 2 * 5_000 - 1, blockTimeSeconds: 2, decimals: 6, mints: mints(6, ([, onBase]) => onBase), readAt: [time] }),
-  ])
-  snapshot = ethereum.blockAt(time)
-  voters.forEach((voter, index) => {
-    const [onEthereum, onBase] = row(index)
-    planned.set(voter, { ethereum: onEthereum, base: onBase })
-  })
+  gated = await startGatedWorld()
+  ;({ server, voters, ethereum, snapshot } = gated)
 }, 180_000)
-afterAll(() => server?.close())
+afterAll(() => gated?.close())
 
-const inner = () => [
-  { name: 'erc20-balance-of', params: { address: ethereum.token, decimals: 18 } },
-  { name: 'erc20-balance-of', network: '8453', params: { address: base.token, decimals: 6 } },
-]
-
-function context(overrides: Partial<StrategyContext> = {}): StrategyContext {
-  return {
-    ...server.context(),
-    strategies: { 'erc20-balance-of': erc20BalanceOf },
-    networks: { '8453': { provider: base.provider, clock: base.clock } },
-    ...overrides,
-  }
-}
+const inner = () => gated.inner()
+const context = (overrides: Partial<StrategyContext> = {}) => gated.context(overrides)
+const power = (voter: Address) => gated.power(voter)
 
 /** The context with every HTTP request (hub chain JSON-RPC, Passport, attestation index) recorded. */
 function recording(given: StrategyContext): { context: StrategyContext; urls: string[] } {
@@ -123,10 +67,6 @@ async function weights(passportScore = 1): Promise<Record<Address, number>> {
   return scores
 }
 
-const power = (voter: Address) => {
-  const { ethereum: onEthereum, base: onBase } = planned.get(voter)!
-  return 0 + onEthereum / 100 + onBase / 100
-}
 
 describe('human-gated', () => {
   it('gate: a human keeps the summed power of both networks at the snapshot, anyone else 0', async () => {
