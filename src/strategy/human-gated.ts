@@ -98,7 +98,11 @@ export type HumanGatedDetail = {
   mode: HumanGateMode
 }
 
-/** The request counts of the inner strategies are named `inner strategy "<name>" on network <n>`. */
+/**
+ * The source name of an inner strategy, in errors and request counts: `inner strategy "<name>" on
+ * network <n>`. A module in score-api's shape counts one per call (its own requests are not seen
+ * from here); a definition of this package counts its requests by source, under this name.
+ */
 export function innerStrategySource(name: string, network: string): string {
   return `inner strategy "${name}" on network ${network}`
 }
