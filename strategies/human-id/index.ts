@@ -23,6 +23,9 @@ export const version = '1.0.0';
 
 const CREDENTIALS = ['gov-id', 'phone', 'biometrics', 'clean-hands'];
 const INDEX_URL = 'https://mainnet-rpc.sign.global';
+// Clean hands for many voters reads the index's listing (or one filtered
+// listing a voter, when fewer); a cold call that needs more throws.
+const MAX_INDEX_READS = 50;
 const ZERO = '0x0000000000000000000000000000000000000000';
 
 // One eth_call of the reader sends at most 49,152 bytes and returns at most
@@ -170,8 +173,14 @@ async function listing(url: string, voters: number): Promise<Row[] | null> {
     rows =
       newer >= 0 && known.has(rows[newer]?.attestationId)
         ? rows.slice(0, newer).concat(cached)
-        : rows.concat(await pagesAfter(url, first.pages));
+        : first.rows.concat(await pagesAfter(url, first.pages));
   } else {
+    const reads = Math.min(first.pages - 1, voters);
+    if (reads > MAX_INDEX_READS) {
+      throw new Error(
+        `human-id: clean hands for ${voters} voters needs ${reads + 1} requests to the attestation index (its listing holds ${first.total} attestations); a call makes at most ${MAX_INDEX_READS + 1}. Ask for fewer voters, or serve the strategy from the personhood strategy server (docs/strategy-server.md), which keeps the listing`
+      );
+    }
     if (first.pages - 1 > voters) return null;
     rows = rows.concat(await pagesAfter(url, first.pages));
   }

@@ -310,6 +310,28 @@ describe('strategies/human-id reader', () => {
     rows.pop()
   })
 
+  it('a long listing: few voters read it per voter; a call needing over 51 index requests throws naming the cost', async () => {
+    const { timestamp } = await chain.latest()
+    const before = rows.length
+    for (let i = 0; i < 5_100; i++) rows.push(indexRow(0x100000n + BigInt(i), freshAddress(), timestamp + day))
+    try {
+      const { strategy } = await load()
+      const provider = new StaticProvider(counted(chain.provider) as never, 10)
+      const holders = story.filter((entry) => entry.expected['clean-hands'] === 'valid').map((entry) => entry.address)
+      resetCounts()
+      const scores = await strategy('space.eth', '10', provider, holders, { credentials: ['clean-hands'] }, Number(snapshot))
+      expect(holders.length).toBeGreaterThan(1)
+      expect(Object.values(scores)).toEqual(holders.map(() => 1))
+      expect(requests).toEqual({ rpc: { eth_call: 1 }, index: 1 + holders.length, snapshots: 0 })
+      const many = Array.from({ length: 60 }, () => freshAddress())
+      await expect(strategy('space.eth', '10', provider, many, { credentials: ['clean-hands'] }, Number(snapshot))).rejects.toThrow(
+        'human-id: clean hands for 60 voters needs 53 requests to the attestation index (its listing holds 5228 attestations); a call makes at most 51. Ask for fewer voters, or serve the strategy from the personhood strategy server (docs/strategy-server.md), which keeps the listing',
+      )
+    } finally {
+      rows.splice(before)
+    }
+  })
+
   it('a space on another network: the hub block through getSnapshots, the hub provider from getProvider', async () => {
     const { strategy } = await load()
     const addresses = story.map((entry) => entry.address)
