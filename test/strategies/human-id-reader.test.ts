@@ -11,25 +11,22 @@
  * `getProvider` is an ethers v5 provider on the local chain, `customFetch` reaches the index app,
  * and every request is counted.
  */
-import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
 import { Web3Provider } from '@ethersproject/providers'
 import { createPublicClient, custom, type Address } from 'viem'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { optimismNetwork } from '../../src/chain/constants.js'
 import { createAttestationIndexClient } from '../../src/clients/attestation-index.js'
 import { createAttestationIndexApp } from '../../src/server/routes/attestation-index.js'
 import { verifyCredentials } from '../../src/verify/credentials.js'
 import type { AttestationRow } from '../../src/world/types.js'
 import { compileReader, readerCodeInModule } from '../../scripts/strategy-reader.js'
-import { root } from '../helpers/built.js'
 import { TestChain, type Eip1193 } from '../chain/harness.js'
 import { attesterLower, freshAddress } from '../chain/helpers.js'
+import { layHumanIdFolder, type HumanIdFolder } from './human-id-layout.js'
 
 const day = 86_400n
 const credentials = ['gov-id', 'phone', 'biometrics', 'clean-hands'] as const
-const layout = join(root, '.tmp', `human-id-host-${process.pid}`)
-const folder = join(layout, 'src/strategies/strategies/human-id')
+let layout: Awaited<ReturnType<typeof layHumanIdFolder>>
 
 let chain: TestChain
 let snapshot: bigint
@@ -89,26 +86,14 @@ function indexRow(attestationId: bigint, address: Address, validUntil: bigint, f
   }
 }
 
-type Folder = {
-  strategy: (...args: unknown[]) => Promise<Record<string, number>>
-  verifyHumans: (...args: unknown[]) => Promise<{ block: { number: number; timestamp: number; chainId: number }; voters: Record<string, { verified: boolean; credentials: Record<string, { valid: boolean; reason: string }> }> }>
-}
-
 /** A fresh load of the folder (a cold module cache). */
-async function load(): Promise<Folder> {
-  vi.resetModules()
-  return (await import(join(folder, 'index.ts'))) as Folder
-}
+const load = (): Promise<HumanIdFolder> => layout.load()
 
 const indexUrl = process.env.ATTESTATION_INDEX_URL
 
 beforeAll(async () => {
   process.env.ATTESTATION_INDEX_URL = 'http://index.local'
   chain = await TestChain.start()
-  await mkdir(folder, { recursive: true })
-  await copyFile(join(root, 'strategies/human-id/index.ts'), join(folder, 'index.ts'))
-  // ./rules is a verbatim copy of src/verify/rules.ts (npm run strategies:rules writes it).
-  await copyFile(join(root, 'src/verify/rules.ts'), join(folder, 'rules.ts'))
   ;(globalThis as Record<string, unknown>).__humanIdTest = {
     provider: () => new StaticProvider(counted(chain.provider) as never, 10),
     fetch: indexFetch,
@@ -117,10 +102,10 @@ beforeAll(async () => {
       return Object.fromEntries(networks.map((n) => [n, block === 'latest' ? 'latest' : Number(snapshot)]))
     },
   }
-  await writeFile(
-    join(layout, 'src/strategies/utils.ts'),
+  layout = await layHumanIdFolder(
+    'human-id-reader',
     [
-      '// score-api utils as far as human-id needs them, for this test only',
+      '// score-api utils as far as human-id needs them, answered by this test',
       'const test = (globalThis as any).__humanIdTest;',
       'export const getProvider = (network: string) => { if (network !== "10") throw new Error(`no provider for ${network}`); return test.provider(); };',
       'export const customFetch = (url: string, init: any, timeout: number) => test.fetch(url, init);',
@@ -207,7 +192,7 @@ beforeAll(async () => {
 afterAll(async () => {
   if (indexUrl === undefined) delete process.env.ATTESTATION_INDEX_URL
   else process.env.ATTESTATION_INDEX_URL = indexUrl
-  await rm(layout, { recursive: true, force: true })
+  await layout.remove()
   delete (globalThis as Record<string, unknown>).__humanIdTest
 })
 
