@@ -383,11 +383,22 @@ export async function verifyHumans(
   let hubProvider = provider;
   let blockTag: number | string = snapshot;
   if (network !== hubNetwork) {
+    // The hub chain's block at the snapshot's time, by score-api's blockfinder.
     hubProvider = getProvider(hubNetwork);
-    const blocks = await getSnapshots(network, snapshot, provider, [
-      hubNetwork
-    ]);
-    blockTag = blocks[hubNetwork];
+    let blocks;
+    try {
+      blocks = await getSnapshots(network, snapshot, provider, [hubNetwork]);
+    } catch (e: any) {
+      throw new Error(
+        `human-id: getSnapshots (blockfinder) failed to map block ${snapshot} of network ${network} to network ${hubNetwork}: ${e?.message ?? e}`
+      );
+    }
+    blockTag = blocks?.[hubNetwork];
+    if (blockTag !== 'latest' && !Number.isInteger(Number(blockTag))) {
+      throw new Error(
+        `human-id: getSnapshots (blockfinder) has no block of network ${hubNetwork} for block ${snapshot} of network ${network}`
+      );
+    }
   }
   const sbts = credentials.filter((c) => c !== 'clean-hands');
   const circuits = sbts.map((c) => [

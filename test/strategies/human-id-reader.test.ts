@@ -38,6 +38,7 @@ const story: { address: Address; expected: Partial<Record<(typeof credentials)[n
 const requests = { rpc: {} as Record<string, number>, index: 0, snapshots: 0 }
 let indexDown = false
 let chainDown = false
+let blockfinderDown = false
 
 function resetCounts() {
   requests.rpc = {}
@@ -99,6 +100,7 @@ beforeAll(async () => {
     fetch: indexFetch,
     snapshots: async (network: string, block: number | string, _provider: unknown, networks: string[]) => {
       requests.snapshots++
+      if (blockfinderDown) throw new Error('blockfinder timed out')
       return Object.fromEntries(networks.map((n) => [n, block === 'latest' ? 'latest' : Number(snapshot)]))
     },
   }
@@ -342,6 +344,11 @@ describe('strategies/human-id reader', () => {
       /^human-id: Human ID contracts on chain 10 at block \d+ failed: /,
     )
     chainDown = false
+    blockfinderDown = true
+    await expect(strategy('space.eth', '1', provider, addresses, { credentials: ['gov-id'] }, 21_000_000)).rejects.toThrow(
+      'human-id: getSnapshots (blockfinder) failed to map block 21000000 of network 1 to network 10: blockfinder timed out',
+    )
+    blockfinderDown = false
     await expect(strategy('space.eth', '10', provider, addresses, { credentials: ['passport'] }, Number(snapshot))).rejects.toThrow(
       'human-id: credentials must be some of gov-id,phone,biometrics,clean-hands',
     )
