@@ -330,6 +330,31 @@ describe('strategies/human-id reader', () => {
     expect(Object.keys(scores).filter((key) => scores[key]! > 0).map((key) => key.toLowerCase())).toEqual(both.map((entry) => entry.address.toLowerCase()))
   })
 
+  it('sandbox: the Base Sepolia hub through the space provider on 84532 (no permanent store, no clean hands)', async () => {
+    const sandbox = await TestChain.start({ chainId: 84532 })
+    const { timestamp } = await sandbox.latest()
+    const [holder, other] = [freshAddress(), freshAddress()]
+    await sandbox.issueSBT(holder!, 'gov-id', { expiry: timestamp + day })
+    const block = (await sandbox.mine(timestamp + 10n)).blockNumber
+    class SandboxProvider extends Web3Provider {
+      override detectNetwork() {
+        return Promise.resolve({ chainId: 84532, name: 'base-sepolia' })
+      }
+    }
+    const { strategy, verifyHumans } = await load()
+    const provider = new SandboxProvider(counted(sandbox.provider) as never, 84532)
+    resetCounts()
+    const scores = await strategy('space.eth', '84532', provider, [holder, other], { sandbox: true }, Number(block))
+    expect(Object.values(scores)).toEqual([1, 0])
+    expect(requests).toEqual({ rpc: { eth_call: 1 }, index: 0, snapshots: 0 })
+    const answer = await verifyHumans('84532', provider, [other], { sandbox: true, credentials: ['gov-id', 'phone'] }, Number(block))
+    expect(Object.values(answer.voters)[0]!.credentials).toEqual({ 'gov-id': { valid: false, reason: 'none' }, phone: { valid: false, reason: 'none' } })
+    expect(answer.block.chainId).toBe(84532)
+    await expect(strategy('space.eth', '84532', provider, [holder], { sandbox: true, credentials: ['clean-hands'] }, Number(block))).rejects.toThrow(
+      'human-id: clean-hands lives on Optimism, not the sandbox',
+    )
+  })
+
   it('a source that fails is an Error naming it, never a 0', async () => {
     const { strategy } = await load()
     const provider = new StaticProvider(counted(chain.provider) as never, 10)
