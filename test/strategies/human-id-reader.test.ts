@@ -168,6 +168,10 @@ beforeAll(async () => {
   }
   await attest(all)
   await attest(voter({ 'clean-hands': 'valid' }))
+  // The recipient written in capitals with a 0X prefix: the same address to both readers.
+  const shouting = voter({ 'clean-hands': 'valid' })
+  rows.push(indexRow(id, shouting, future))
+  await chain.attest({ attestationId: id++, recipient: `0X${shouting.slice(2).toUpperCase()}`, validUntil: future })
   await attest(voter({ 'clean-hands': 'expired' }), { validUntil: timestamp + 500n })
   await attest(voter({ 'clean-hands': 'none' }), { onchain: false })
   await chain.revokeAttestation(await attest(voter({ 'clean-hands': 'revoked' })))
