@@ -7,6 +7,7 @@ import {
   circuitIds,
   classifySbt,
   cleanHandsAttester,
+  cleanHandsOnchainSchemaId,
   cleanHandsSchemaId,
   defaultActionId,
   hubAddresses,
@@ -22,38 +23,48 @@ export const version = '1.0.0';
 
 const CREDENTIALS = ['gov-id', 'phone', 'biometrics', 'clean-hands'];
 const INDEX_URL = 'https://mainnet-rpc.sign.global';
-// Gas of the reader, measured on the local chain (README): the worst case per voter and SBT
-// credential (getSBT reverts, sbtOwners, zk-passport SBT, permanent store), per attestation, and
-// the call's own; chunks stay under 40M, below geth's 50M eth_call cap.
-const GAS_PER_SBT = 60000;
-const GAS_PER_ATTESTATION = 40000;
-const GAS_BASE = 200000;
-const GAS_PER_CALL = 40000000;
+// Clean hands for many voters reads the index's listing (or one filtered
+// listing a voter, when fewer); a cold call that needs more throws.
+const MAX_INDEX_READS = 50;
+const ZERO = '0x0000000000000000000000000000000000000000';
 
-// Compiled from ./reader.sol by `npm run strategies:reader` (solc 0.8.28, optimizer 200 runs,
-// EVM cancun); a test compiles the source and requires these bytes.
+// One eth_call of the reader sends at most 49,152 bytes and returns at most
+// 24,576 (a node refuses more: the limits on a contract's creation code and
+// size), and is planned under 45M gas (geth's eth_call cap is 50M). Gas per
+// voter: the worst case measured on the local chain (README), with a quarter
+// more for proxies and storage layouts on the real chain.
+const MAX_BYTES = 24576;
+const MAX_INPUT = 49152;
+const MAX_GAS = 45000000;
+const GAS_CALL = 300000;
+const GAS_ATTESTATION = 62000;
+const GAS_SBT = { 'gov-id': 40000, phone: 23000, biometrics: 19000 };
+
+// Compiled from ./reader.sol by `npm run strategies:reader` (solc 0.8.28,
+// optimizer 200 runs, EVM cancun); a test compiles it and compares the bytes.
 const readerCode =
-  '0x608060405234801561000f575f5ffd5b506040516110c73803806110c783398101604081905261002e91610bd2565b5f805b85518110156100835785818151811061004c5761004c610d02565b60200260200101516060015161006357600661006f565b61006f60066002610d2a565b6100799083610d47565b9150600101610031565b505f600b83516100939190610d2a565b8285516100a09190610d2a565b6100ab906003610d47565b6100b59190610d47565b90505f816001600160401b038111156100d0576100d06109b7565b6040519080825280602002602001820160405280156100f9578160200160208202803683370190505b50905042815f8151811061010f5761010f610d02565b602002602001018181525050438160018151811061012f5761012f610d02565b602002602001018181525050468160028151811061014f5761014f610d02565b602090810291909101015260035f5b86518110156101cc575f5b89518110156101c3576101b984848f8e8e868151811061018b5761018b610d02565b60200260200101518e8e89815181106101a6576101a6610d02565b602002602001015161022460201b60201c565b9250600101610169565b5060010161015e565b505f5b85518110156102185761020383838d8985815181106101f0576101f0610d02565b602002602001015161034e60201b60201c565b61020e600b83610d47565b91506001016101cf565b50602082510260208301f35b5f86816102358a838a898b8961060f565b905061024260068a610d47565b98508560600151156102725780610264576102618a8a8a888b8961060f565b90505b61026f60068a610d47565b98505b8015801561028c575060408601516001600160a01b031615155b15610340576040808701519051634b12468960e11b81526001600160a01b038681166004830152602482018a90525f9216906396248d1290604401602060405180830381865afa1580156102e2573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906103069190610d5a565b905080610314576020610317565b60605b60ff168b848151811061032c5761032c610d02565b602002602001018181511791508181525050505b509698975050505050505050565b60405162c44a5160e71b81526001600160401b03821660048201525f906001600160a01b038416906362252880906024015f60405180830381865afa158015610399573d5f5f3e3d5ffd5b505050506040513d5f823e601f3d908101601f191682016040526103c09190810190610e73565b9050805f01516001600160401b03168585815181106103e1576103e1610d02565b602090810291909101015260408101516001600160401b031685610406866001610d47565b8151811061041657610416610d02565b602090810291909101015260808101516001600160a01b03168561043b866002610d47565b8151811061044b5761044b610d02565b602090810291909101015260a08101516001600160401b031685610470866003610d47565b8151811061048057610480610d02565b6020026020010181815250508060e0015161049b575f61049e565b60015b60ff16856104ad866004610d47565b815181106104bd576104bd610d02565b602090810291909101015261010081015151856104db866005610d47565b815181106104eb576104eb610d02565b602002602001018181525050806101000151515f0361050a5750610609565b5f8161010001515f8151811061052257610522610d02565b6020026020010151905080518686600661053c9190610d47565b8151811061054c5761054c610d02565b60209081029190910101525f5b60048110801561057357508151610571826020610d2a565b105b156106055760208181028301810151905f90610590908490610d2a565b845161059c9190610f94565b905060208110156105bc576105b2816008610d2a565b5f19901c19821691505b8189846105ca8b6007610d47565b6105d49190610d47565b815181106105e4576105e4610d02565b602002602001018181525050505080806105fd90610fa7565b915050610559565b5050505b50505050565b8251604051636f8a8c6960e01b81526001600160a01b03838116600483015260248201929092525f91861690636f8a8c69906044015f60405180830381865afa92505050801561068057506040513d5f823e601f3d908101601f1916820160405261067d9190810190610fbf565b60015b6107975783516040516001600160601b0319606085901b16602082015260348101919091525f9081906001600160a01b038816906335abf9c990605401604051602081830303815290604052805190602001206040518263ffffffff1660e01b81526004016106f191815260200190565b6040805180830381865afa15801561070b573d5f5f3e3d5ffd5b505050506040513d601f19601f8201168201806040525081019061072f919061109c565b915091508061073e575f610741565b60105b60091760ff1689898151811061075957610759610d02565b602090810291909101015281896107718a6005610d47565b8151811061078157610781610d02565b6020026020010181815250505f92505050610992565b602081015180516040830151600882901b906107b3575f6107b6565b60045b60031760ff16178a8a815181106107cf576107cf610d02565b602090810291909101015282518a6107e88b6001610d47565b815181106107f8576107f8610d02565b6020026020010181815250506001811115610853578160018151811061082057610820610d02565b60200260200101518a8a60026108369190610d47565b8151811061084657610846610d02565b6020026020010181815250505b60028111156108a2578160028151811061086f5761086f610d02565b60200260200101518a8a60036108859190610d47565b8151811061089557610895610d02565b6020026020010181815250505b60048111156108f157816004815181106108be576108be610d02565b60200260200101518a8a60046108d49190610d47565b815181106108e4576108e4610d02565b6020026020010181815250505b8260400151158015610904575082514211155b80156109105750600481115b8015610939575086602001518260048151811061092f5761092f610d02565b6020026020010151145b801561095e5750858260028151811061095457610954610d02565b6020026020010151145b801561098c5750846001600160a01b03168260018151811061098257610982610d02565b6020026020010151145b93505050505b9695505050505050565b80516001600160a01b03811681146109b2575f5ffd5b919050565b634e487b7160e01b5f52604160045260245ffd5b60405161014081016001600160401b03811182821017156109ee576109ee6109b7565b60405290565b604051606081016001600160401b03811182821017156109ee576109ee6109b7565b604051601f8201601f191681016001600160401b0381118282101715610a3e57610a3e6109b7565b604052919050565b5f6001600160401b03821115610a5e57610a5e6109b7565b5060051b60200190565b805180151581146109b2575f5ffd5b5f60808284031215610a87575f5ffd5b604051608081016001600160401b0381118282101715610aa957610aa96109b7565b604090815283518252602080850151908301529091508190610acc90840161099c565b6040820152610add60608401610a68565b60608201525092915050565b5f82601f830112610af8575f5ffd5b8151610b0b610b0682610a46565b610a16565b8082825260208201915060208360051b860101925085831115610b2c575f5ffd5b602085015b83811015610b5057610b428161099c565b835260209283019201610b31565b5095945050505050565b80516001600160401b03811681146109b2575f5ffd5b5f82601f830112610b7f575f5ffd5b8151610b8d610b0682610a46565b8082825260208201915060208360051b860101925085831115610bae575f5ffd5b602085015b83811015610b5057610bc481610b5a565b835260209283019201610bb3565b5f5f5f5f5f5f5f610140888a031215610be9575f5ffd5b610bf28861099c565b9650610c006020890161099c565b604089015160608a015191975095506001600160401b03811115610c22575f5ffd5b8801601f81018a13610c32575f5ffd5b8051610c40610b0682610a46565b8082825260208201915060208360071b85010192508c831115610c61575f5ffd5b6020840193505b82841015610c8d57610c7a8d85610a77565b8252602082019150608084019350610c68565b80975050505050610ca18960808a01610a77565b6101008901519093506001600160401b03811115610cbd575f5ffd5b610cc98a828b01610ae9565b6101208a015190935090506001600160401b03811115610ce7575f5ffd5b610cf38a828b01610b70565b91505092959891949750929550565b634e487b7160e01b5f52603260045260245ffd5b634e487b7160e01b5f52601160045260245ffd5b8082028115828204841417610d4157610d41610d16565b92915050565b80820180821115610d4157610d41610d16565b5f60208284031215610d6a575f5ffd5b610d7382610a68565b9392505050565b805160ff811681146109b2575f5ffd5b5f82601f830112610d99575f5ffd5b81516001600160401b03811115610db257610db26109b7565b610dc5601f8201601f1916602001610a16565b818152846020838601011115610dd9575f5ffd5b8160208501602083015e5f918101602001919091529392505050565b5f82601f830112610e04575f5ffd5b8151610e12610b0682610a46565b8082825260208201915060208360051b860101925085831115610e33575f5ffd5b602085015b83811015610b505780516001600160401b03811115610e55575f5ffd5b610e64886020838a0101610d8a565b84525060209283019201610e38565b5f60208284031215610e83575f5ffd5b81516001600160401b03811115610e98575f5ffd5b82016101408185031215610eaa575f5ffd5b610eb26109cb565b610ebb82610b5a565b8152610ec960208301610b5a565b6020820152610eda60408301610b5a565b6040820152610eeb60608301610b5a565b6060820152610efc6080830161099c565b6080820152610f0d60a08301610b5a565b60a0820152610f1e60c08301610d7a565b60c0820152610f2f60e08301610a68565b60e08201526101008201516001600160401b03811115610f4d575f5ffd5b610f5986828501610df5565b610100830152506101208201516001600160401b03811115610f79575f5ffd5b610f8586828501610d8a565b61012083015250949350505050565b81810381811115610d4157610d41610d16565b5f60018201610fb857610fb8610d16565b5060010190565b5f60208284031215610fcf575f5ffd5b81516001600160401b03811115610fe4575f5ffd5b820160608185031215610ff5575f5ffd5b610ffd6109f4565b8151815260208201516001600160401b03811115611019575f5ffd5b8201601f81018613611029575f5ffd5b8051611037610b0682610a46565b8082825260208201915060208360051b850101925088831115611058575f5ffd5b6020840193505b8284101561107a57835182526020938401939091019061105f565b60208501525061108f91505060408301610a68565b6040820152949350505050565b5f5f604083850312156110ad575f5ffd5b825191506110bd60208401610a68565b9050925092905056fe';
+  '0x608060405234801561000f575f5ffd5b5060405161111838038061111883398101604081905261002e91610c7e565b5f805b855181101561007d5785818151811061004c5761004c610d67565b602002602001015160600151610063576002610066565b60045b6100739060ff1683610d8f565b9150600101610031565b505f6014855161008d9190610da2565b90505f600a845161009e9190610da2565b90505f816100ac8585610dc1565b6100b7906060610d8f565b6100c19190610d8f565b6001600160401b038111156100d8576100d86109ef565b6040519080825280601f01601f191660200182016040528015610102576020820181803683370190505b5042602082015243604082015246606082015290505f610124828b8b8b61013b565b90506101338282898b8a6101bf565b815160208301f35b6040516060905f5b601484516101519190610da2565b8110156101b5575f6101638583610255565b90505f5b86518110156101ab5761019c89868a8a858151811061018857610188610d67565b6020026020010151866102b560201b60201c565b60408590529450600101610167565b5050600101610143565b5050949350505050565b6040515f5b600a83516101d29190610da2565b81101561024c57600a810283016020015160c081901c9060b01c61ffff165f6101fb8783610255565b90506102088884836103eb565b60f81b8a610216868c610d8f565b8151811061022657610226610d67565b60200101906001600160f81b03191690815f1a90535050506040839052506001016101c4565b50505050505050565b5f601483516102649190610da2565b82106102a65760405162461bcd60e51b815260206004820152600d60248201526c37379039bab1b4103b37ba32b960991b604482015260640160405180910390fd5b50601402016020015160601c90565b5f80806102c386868661055b565b9092509050866102d4600282610d8f565b975085606001511561031a575f82610300576102fb8889604001518861055b60201b60201c565b935090505b61030b8a8a8361078e565b61031660028a610d8f565b9850505b81158015610334575060408601516001600160a01b031615155b156103d35760408087015160208901519151634b12468960e11b81526001600160a01b03888116600483015260248201939093525f92909116906396248d1290604401602060405180830381865afa158015610392573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906103b69190610dd8565b9050806103c5576101006103c9565b6103005b61ffff1684179350505b6103de89828561078e565b5095979650505050505050565b825160405162c44a5160e71b81526001600160401b03841660048201525f9182916001600160a01b03909116906362252880906024015f60405180830381865afa15801561043b573d5f5f3e3d5ffd5b505050506040513d5f823e601f3d908101601f191682016040526104629190810190610e86565b905080604001516001600160401b03165f14158061048c575060808101516001600160a01b031615155b15610498576001821791505b84602001516001600160401b0316815f01516001600160401b0316036104bf576002821791505b84604001516001600160a01b031681608001516001600160a01b0316036104e7576004821791505b8060e00151156104f8576008821791505b428160a001516001600160401b03161115610514576010821791505b61010081015151156105535761054e8161010001515f8151811061053a5761053a610d67565b6020026020010151846107fa60201b60201c565b821791505b509392505050565b82518251604051636f8a8c6960e01b81526001600160a01b03848116600483015260248201929092525f9283921690636f8a8c69906044015f60405180830381865afa9250505080156105cf57506040513d5f823e601f3d908101601f191682016040526105cc9190810190610fa7565b60015b6106ba57845184516040516001600160601b0319606087901b16602082015260348101919091525f9182916001600160a01b03909116906335abf9c990605401604051602081830303815290604052805190602001206040518263ffffffff1660e01b815260040161064391815260200190565b6040805180830381865afa15801561065d573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906106819190611084565b91509150600193508015610696576004841793505b428210156106a5576008841793505b815f036106b3576010841793505b5050610786565b6020810151604082015160039450156106d4576004841793505b81514211156106e4576008841793505b60048151111561077d5760108417935085602001518160048151811061070c5761070c610d67565b602002602001015103610720576020841793505b86602001518160028151811061073857610738610d67565b60200260200101510361074c576040841793505b846001600160a01b03168160018151811061076957610769610d67565b60200260200101510361077d576080841793505b8360f314925050505b935093915050565b600881901c60f81b8383815181106107a8576107a8610d67565b60200101906001600160f81b03191690815f1a90535060f881901b836107cf846001610d8f565b815181106107df576107df610d67565b60200101906001600160f81b03191690815f1a905350505050565b5f60408351101561080d575060406109e9565b60208381015160408501519091821461082b576040925050506109e9565b80602a14158061083c5750606a8551105b1561084b575f925050506109e9565b8460408151811061085e5761085e610d67565b6020910101516001600160f81b031916600360fc1b1415806108d757508460418151811061088e5761088e610d67565b6020910101516001600160f81b031916600f60fb1b148015906108d75750846041815181106108bf576108bf610d67565b6020910101516001600160f81b031916600b60fb1b14155b156108e6575f925050506109e9565b5f60425b606a8110156109c0575f87828151811061090657610906610d67565b016020015160f81c90505f60308210801590610926575060398260ff1611155b1561093d576109366030836110ae565b905061099b565b60618260ff1610158015610955575060668260ff1611155b15610965576109366057836110ae565b60418260ff161015801561097d575060468260ff1611155b1561098d576109366037836110ae565b5f96505050505050506109e9565b60ff81166109aa8560106110c7565b6109b491906110f8565b935050506001016108ea565b50846001600160a01b0316816001600160a01b0316146109e0575f6109e3565b60205b93505050505b92915050565b634e487b7160e01b5f52604160045260245ffd5b604051606081016001600160401b0381118282101715610a2557610a256109ef565b60405290565b60405161014081016001600160401b0381118282101715610a2557610a256109ef565b604051601f8201601f191681016001600160401b0381118282101715610a7657610a766109ef565b604052919050565b80516001600160a01b0381168114610a94575f5ffd5b919050565b80518015158114610a94575f5ffd5b5f60808284031215610ab8575f5ffd5b604051608081016001600160401b0381118282101715610ada57610ada6109ef565b604090815283518252602080850151908301529091508190610afd908401610a7e565b6040820152610b0e60608401610a99565b60608201525092915050565b5f6001600160401b03821115610b3257610b326109ef565b5060051b60200190565b5f82601f830112610b4b575f5ffd5b8151610b5e610b5982610b1a565b610a4e565b8082825260208201915060208360071b860101925085831115610b7f575f5ffd5b602085015b83811015610ba657610b968782610aa8565b8352602090920191608001610b84565b5095945050505050565b5f82601f830112610bbf575f5ffd5b81516001600160401b03811115610bd857610bd86109ef565b610beb601f8201601f1916602001610a4e565b818152846020838601011115610bff575f5ffd5b8160208501602083015e5f918101602001919091529392505050565b80516001600160401b0381168114610a94575f5ffd5b5f60608284031215610c41575f5ffd5b610c49610a03565b9050610c5482610a7e565b8152610c6260208301610c1b565b6020820152610c7360408301610a7e565b604082015292915050565b5f5f5f5f5f858703610180811215610c94575f5ffd5b60c0811215610ca1575f5ffd5b50610caa610a03565b610cb387610a7e565b815260208781015190820152610ccc8860408901610aa8565b604082015260c08701519095506001600160401b03811115610cec575f5ffd5b610cf888828901610b3c565b60e088015190955090506001600160401b03811115610d15575f5ffd5b610d2188828901610bb0565b935050610d32876101008801610c31565b6101608701519092506001600160401b03811115610d4e575f5ffd5b610d5a88828901610bb0565b9150509295509295909350565b634e487b7160e01b5f52603260045260245ffd5b634e487b7160e01b5f52601160045260245ffd5b808201808211156109e9576109e9610d7b565b5f82610dbc57634e487b7160e01b5f52601260045260245ffd5b500490565b80820281158282048414176109e9576109e9610d7b565b5f60208284031215610de8575f5ffd5b610df182610a99565b9392505050565b805160ff81168114610a94575f5ffd5b5f82601f830112610e17575f5ffd5b8151610e25610b5982610b1a565b8082825260208201915060208360051b860101925085831115610e46575f5ffd5b602085015b83811015610ba65780516001600160401b03811115610e68575f5ffd5b610e77886020838a0101610bb0565b84525060209283019201610e4b565b5f60208284031215610e96575f5ffd5b81516001600160401b03811115610eab575f5ffd5b82016101408185031215610ebd575f5ffd5b610ec5610a2b565b610ece82610c1b565b8152610edc60208301610c1b565b6020820152610eed60408301610c1b565b6040820152610efe60608301610c1b565b6060820152610f0f60808301610a7e565b6080820152610f2060a08301610c1b565b60a0820152610f3160c08301610df8565b60c0820152610f4260e08301610a99565b60e08201526101008201516001600160401b03811115610f60575f5ffd5b610f6c86828501610e08565b610100830152506101208201516001600160401b03811115610f8c575f5ffd5b610f9886828501610bb0565b61012083015250949350505050565b5f60208284031215610fb7575f5ffd5b81516001600160401b03811115610fcc575f5ffd5b820160608185031215610fdd575f5ffd5b610fe5610a03565b8151815260208201516001600160401b03811115611001575f5ffd5b8201601f81018613611011575f5ffd5b805161101f610b5982610b1a565b8082825260208201915060208360051b850101925088831115611040575f5ffd5b6020840193505b82841015611062578351825260209384019390910190611047565b60208501525061107791505060408301610a99565b6040820152949350505050565b5f5f60408385031215611095575f5ffd5b825191506110a560208401610a99565b90509250929050565b60ff82811682821603908111156109e9576109e9610d7b565b6001600160a01b038181168382168181029092169181830481148215176110f0576110f0610d7b565b505092915050565b6001600160a01b0381811683821601908111156109e9576109e9610d7b56fe';
 
 const READER_ARGS = [
-  'address',
-  'address',
-  'uint256',
+  'tuple(address,uint256,tuple(bytes32,uint256,address,bool))',
   'tuple(bytes32,uint256,address,bool)[]',
-  'tuple(bytes32,uint256,address,bool)',
-  'address[]',
-  'uint64[]'
+  'bytes',
+  'tuple(address,uint64,address)',
+  'bytes'
 ];
 
 export type CredentialVerdict = {
   valid: boolean;
-  // 'valid', 'legacy' (a permanent store) or why not: 'none', 'expired', 'revoked',
-  // 'wrong-issuer', 'wrong-action', 'wrong-recipient', 'wrong-schema', 'wrong-attester', ...
+  // 'valid', 'legacy' (a permanent store) or why not: 'none', 'expired',
+  // 'revoked', 'wrong-issuer', 'wrong-action', 'wrong-recipient',
+  // 'wrong-schema', 'wrong-attester', 'malformed'
   reason: string;
 };
 
 export type HumanVerdict = {
+  // The credentials matched ('any' or 'all') at the snapshot.
   verified: boolean;
+  // One verdict per asked credential.
   credentials: Record<string, CredentialVerdict>;
 };
 
@@ -62,13 +73,6 @@ export type HumanVerdicts = {
   block: { chainId: number; number: number; timestamp: number };
   // By checksummed address.
   voters: Record<string, HumanVerdict>;
-};
-
-type Options = {
-  credentials: string[];
-  match: 'any' | 'all';
-  actionId: bigint;
-  sandbox: boolean;
 };
 
 type Row = {
@@ -80,7 +84,7 @@ type Row = {
   validUntil: string | number;
 };
 
-function readOptions(options: any): Options {
+function readOptions(options: any) {
   const credentials: string[] = options?.credentials ?? ['gov-id'];
   if (
     !Array.isArray(credentials) ||
@@ -103,15 +107,16 @@ function readOptions(options: any): Options {
   }
   return {
     credentials: [...new Set(credentials)],
-    match,
+    match: match as 'any' | 'all',
     actionId: BigInt(actionId),
     sandbox
   };
 }
 
-// The attestation index, read per schema and attester (100 rows a page, newest first), kept per
-// module so a warm call reads only the new rows; every row is confirmed on chain at the block.
-const listings: Record<string, { total: number; rows: Row[] }> = {};
+// The attestation index, listed by schema and attester (newest first). The
+// listing is kept per module, so a warm call reads only its new rows. A row
+// only names a candidate: the reader confirms each one on chain at the block.
+const listings: Record<string, Row[]> = {};
 
 async function indexPage(url: string, page: number, recipient?: string) {
   const query = new URLSearchParams({
@@ -120,11 +125,13 @@ async function indexPage(url: string, page: number, recipient?: string) {
     page: String(page)
   });
   if (recipient) query.set('recipient', recipient);
-  const response = await customFetch(
-    `${url}/api/index/attestations?${query}`,
-    {},
-    20000
-  );
+  const where = `${url}/api/index/attestations?${query}`;
+  let response;
+  try {
+    response = await customFetch(where, {}, 20000);
+  } catch (e: any) {
+    throw new Error(`human-id: attestation index ${url}: ${e?.message ?? e}`);
+  }
   const body = response.ok ? await response.json().catch(() => null) : null;
   const data = body?.data;
   if (!data || !Array.isArray(data.rows) || typeof data.total !== 'number') {
@@ -132,58 +139,70 @@ async function indexPage(url: string, page: number, recipient?: string) {
       `human-id: attestation index ${url} answered ${response.status} without rows`
     );
   }
-  return { total: data.total as number, size: 100, rows: data.rows as Row[] };
+  const size = data.size > 0 ? data.size : data.rows.length || 1;
+  const pages = Math.ceil(data.total / size);
+  return { total: data.total as number, pages, rows: data.rows as Row[] };
 }
 
-async function allPages(url: string, recipient?: string): Promise<Row[]> {
-  const first = await indexPage(url, 1, recipient);
-  const pages = Math.ceil(first.total / first.size);
-  const rest = await Promise.all(
-    Array.from({ length: Math.max(0, pages - 1) }, (_, i) =>
-      indexPage(url, i + 2, recipient)
-    )
+async function pagesAfter(url: string, pages: number, recipient?: string) {
+  const rest = Array.from({ length: Math.max(0, pages - 1) }, (_, i) =>
+    indexPage(url, i + 2, recipient)
   );
-  return first.rows.concat(...rest.map((page) => page.rows));
+  return (await Promise.all(rest)).flatMap((page) => page.rows);
 }
 
-// The listing, from the cache plus what is new: pages from the first until the newest known row.
+async function allRows(url: string, recipient?: string): Promise<Row[]> {
+  const first = await indexPage(url, 1, recipient);
+  return first.rows.concat(await pagesAfter(url, first.pages, recipient));
+}
+
+// The whole listing: the cache plus the pages before its newest row; null when
+// reading it cold would take more requests than one per voter.
 async function listing(url: string, voters: number): Promise<Row[] | null> {
   const key = `${url} ${cleanHandsSchemaId} ${cleanHandsAttester}`;
   const cached = listings[key];
   const first = await indexPage(url, 1);
-  const pages = Math.ceil(first.total / first.size);
-  if (!cached && pages - 1 > voters) return null;
   let rows = first.rows;
   if (cached) {
-    const known = new Set(cached.rows.map((row) => row.attestationId));
-    const newer = first.total - cached.total;
-    for (let page = 2; rows.length <= newer && newer >= 0; page++) {
+    const known = new Set(cached.map((row) => row.attestationId));
+    const newer = first.total - cached.length;
+    for (let page = 2; newer >= 0 && rows.length <= newer; page++) {
+      if (page > first.pages) break;
       rows = rows.concat((await indexPage(url, page)).rows);
     }
-    if (newer >= 0 && known.has(rows[newer]?.attestationId)) {
-      rows = rows.slice(0, newer).concat(cached.rows);
-    } else {
-      rows = await allPages(url);
+    rows =
+      newer >= 0 && known.has(rows[newer]?.attestationId)
+        ? rows.slice(0, newer).concat(cached)
+        : first.rows.concat(await pagesAfter(url, first.pages));
+  } else {
+    const reads = Math.min(first.pages - 1, voters);
+    if (reads > MAX_INDEX_READS) {
+      throw new Error(
+        `human-id: clean hands for ${voters} voters needs ${reads + 1} requests to the attestation index (its listing holds ${first.total} attestations); a call makes at most ${MAX_INDEX_READS + 1}. Ask for fewer voters, or serve the strategy from the personhood strategy server (docs/strategy-server.md), which keeps the listing`
+      );
     }
-  } else if (pages > 1) {
-    const rest = await Promise.all(
-      Array.from({ length: pages - 1 }, (_, i) => indexPage(url, i + 2))
-    );
-    rows = rows.concat(...rest.map((page) => page.rows));
+    if (first.pages - 1 > voters) return null;
+    rows = rows.concat(await pagesAfter(url, first.pages));
   }
-  listings[key] = { total: rows.length, rows };
+  listings[key] = rows;
   return rows;
 }
 
-// Index rows by voter (lower case): one filtered listing per voter, or the whole listing.
+// Index rows by voter (lower case): the listing filtered by recipient for one
+// voter, else the whole listing (or, when longer, one filtered read a voter).
 async function cleanHandsRows(voters: string[]) {
   const url = process.env.ATTESTATION_INDEX_URL || INDEX_URL;
+  let rows = voters.length > 1 ? await listing(url, voters.length) : null;
+  if (!rows) {
+    rows = [];
+    for (let i = 0; i < voters.length; i += 10) {
+      const batch = voters.slice(i, i + 10);
+      const read = await Promise.all(batch.map((v) => allRows(url, v)));
+      rows.push(...read.flat());
+    }
+  }
   const byVoter: Record<string, Row[]> = {};
   voters.forEach((voter) => (byVoter[voter.toLowerCase()] = []));
-  const listed = voters.length > 1 ? await listing(url, voters.length) : null;
-  const rows =
-    listed ??
-    (await Promise.all(voters.map((voter) => allPages(url, voter)))).flat();
   for (const row of rows) {
     const recipients = Array.isArray(row?.recipients) ? row.recipients : [];
     const named = new Set(recipients.map((r) => String(r).toLowerCase()));
@@ -196,6 +215,26 @@ async function cleanHandsRows(voters: string[]) {
   return byVoter;
 }
 
+// A row as the index should send it (the library's schema); any other row is
+// judged malformed.
+function wellFormed(row: any): boolean {
+  const text = (value) => typeof value === 'string';
+  const numeric = (value) => typeof value === 'number' || text(value);
+  return (
+    typeof row === 'object' &&
+    row !== null &&
+    text(row.fullSchemaId) &&
+    text(row.attester) &&
+    typeof row.revoked === 'boolean' &&
+    numeric(row.validUntil) &&
+    (row.attestationId === undefined || text(row.attestationId)) &&
+    (row.schemaId === undefined || text(row.schemaId)) &&
+    (row.attestTimestamp === undefined || numeric(row.attestTimestamp)) &&
+    Array.isArray(row.recipients) &&
+    row.recipients.every(text)
+  );
+}
+
 // The attestation id of a well-formed row, as a uint64.
 function attestationId(row: Row): bigint | undefined {
   if (!wellFormed(row)) return undefined;
@@ -204,105 +243,132 @@ function attestationId(row: Row): bigint | undefined {
   return value !== undefined && value < 2n ** 64n ? value : undefined;
 }
 
+// The reader's answer (see reader.sol): three words, then packed records.
 function word(data: string, index: number): bigint {
-  const hex = data.slice(2 + index * 64, 2 + (index + 1) * 64);
-  if (hex.length !== 64)
-    throw new Error('human-id: reader returned too few words');
-  return BigInt(`0x${hex}`);
+  return BigInt(`0x${data.slice(2 + index * 64, 66 + index * 64)}`);
 }
 
-// One SBT record of the reader (see reader.sol), as the rule reads it.
-function sbtRecord(data: string, at: number) {
-  const flags = word(data, at);
-  const count = Number(flags >> 8n);
-  const values = [
-    0n,
-    word(data, at + 2),
-    word(data, at + 3),
-    0n,
-    word(data, at + 4)
-  ];
+function bits(data: string, at: number, size: number): number {
+  return parseInt(data.slice(2 + at * 2, 2 + (at + size) * 2), 16);
+}
+
+// One SBT record as the rule reads it. The reader compared the values with the
+// expected ones; the values below stand for those comparisons.
+function sbtReads(flags: number, at: bigint, voter: bigint, expect) {
+  const expiry = flags & 8 ? at - 1n : at;
+  const revoked = (flags & 4) !== 0;
+  if (flags & 2) {
+    const values =
+      flags & 16
+        ? [
+            0n,
+            flags & 128 ? voter : voter + 1n,
+            flags & 64 ? expect.actionId : expect.actionId + 1n,
+            0n,
+            flags & 32 ? expect.issuer : expect.issuer + 1n
+          ]
+        : [];
+    return {
+      getSBT: {
+        status: 'success' as const,
+        expiry,
+        publicValues: values,
+        revoked
+      }
+    };
+  }
   return {
-    read: (flags & 1n) === 1n,
-    getSBT:
-      (flags & 2n) === 2n
-        ? {
-            status: 'success' as const,
-            expiry: word(data, at + 1),
-            publicValues: values.slice(0, Math.min(count, 5)),
-            revoked: (flags & 4n) === 4n
-          }
-        : { status: 'reverted' as const },
-    sbtOwners:
-      (flags & 8n) === 8n
-        ? { expiry: word(data, at + 5), revoked: (flags & 16n) === 16n }
-        : undefined,
-    legacy: (flags & 32n) === 32n ? (flags & 64n) === 64n : undefined
+    getSBT: { status: 'reverted' as const },
+    sbtOwners: { expiry: flags & 16 ? 0n : expiry, revoked }
   };
 }
 
-function sbtVerdict(
-  record,
-  timestamp: bigint,
-  circuit: string,
-  voter: string,
-  actionId: bigint
-) {
-  if (!record.read)
-    throw new Error(`human-id: reader skipped ${circuit} of ${voter}`);
+function judgeSbt(flags, at, voter, circuit, actionId) {
+  if (!(flags & 1)) {
+    throw new Error(`human-id: the reader skipped ${circuit} of ${voter}`);
+  }
+  const issuer = BigInt(issuers[circuit]);
   const verdict = classifySbt({
-    getSBT: record.getSBT,
-    sbtOwners: record.sbtOwners,
-    blockTimestamp: timestamp,
+    ...sbtReads(flags, at, BigInt(voter), { actionId, issuer }),
+    blockTimestamp: at,
     actionId,
-    issuer: BigInt(issuers[circuit]),
+    issuer,
     recipient: BigInt(voter)
   });
   if (verdict.status !== 'classified') {
     throw new Error(
-      `human-id: Human ID hub answered inconsistently for ${circuit} of ${voter}: ${verdict.status === 'inconsistent' ? verdict.details : verdict.status}`
+      `human-id: the Human ID hub contradicts itself on ${circuit} of ${voter}`
     );
   }
   return verdict;
 }
 
-// How far a clean-hands attestation got: the most telling reason wins (as the library ranks).
-const CLEAN_HANDS_RANK = [
+// The clean-hands verdict: the row that got furthest through the checks (the
+// index rule, then the attestation on chain) gives the reason.
+const RANK = [
   'malformed',
   'wrong-schema',
   'wrong-attester',
   'wrong-recipient',
   'revoked',
   'expired',
-  'valid-row',
+  'valid',
   'none',
-  'wrong-schema-onchain',
-  'wrong-attester-onchain',
-  'revoked-onchain',
-  'expired-onchain',
-  'wrong-recipient-onchain',
-  'valid-onchain'
+  'chain:wrong-schema',
+  'chain:wrong-attester',
+  'chain:revoked',
+  'chain:expired',
+  'chain:wrong-recipient',
+  'chain:valid'
 ];
 
-function decodeRecipient(data: string, at: number): string | undefined {
-  const length = Number(word(data, at + 6));
-  if (length > 128)
-    throw new Error('human-id: a clean-hands recipient is over 128 bytes');
-  const bytes = `0x${data.slice(2 + (at + 7) * 64, 2 + (at + 11) * 64)}`.slice(
-    0,
-    2 + length * 2
-  );
-  try {
-    return defaultAbiCoder.decode(['string'], bytes)[0];
-  } catch {
-    return undefined;
+function judgeCleanHands(voter, rows: Row[], onchain, at: bigint) {
+  const schemaId = cleanHandsOnchainSchemaId;
+  let best = { rank: -1, reason: 'none' };
+  for (const row of rows) {
+    const id = attestationId(row);
+    let reason: string = wellFormed(row)
+      ? checkCleanHandsRow(
+          { ...row, isReceiver: true },
+          { now: at, revocation: 'onchain' }
+        )
+      : 'malformed';
+    if (reason === 'valid' && id === undefined) reason = 'malformed';
+    let rank = RANK.indexOf(reason);
+    if (reason === 'valid') {
+      const flags = onchain(id);
+      if (flags & 64) {
+        throw new Error(
+          `human-id: attestation ${id}: recipients[0] is not an ABI string`
+        );
+      }
+      reason = checkOnchainCleanHandsAttestation({
+        attestation: {
+          schemaId: flags & 2 ? schemaId : schemaId + 1n,
+          attestTimestamp: flags & 1 ? 1n : 0n,
+          attester: flags & 4 ? cleanHandsAttester : ZERO,
+          validUntil: flags & 16 ? at + 1n : at,
+          revoked: (flags & 8) !== 0,
+          recipients: ['0x']
+        },
+        address: voter,
+        blockTimestamp: at,
+        decodeRecipient: () => (flags & 32 ? voter : undefined)
+      });
+      rank = RANK.indexOf(reason === 'none' ? 'none' : `chain:${reason}`);
+    }
+    if (rank > best.rank) best = { rank, reason };
   }
+  return { valid: best.reason === 'valid', reason: best.reason };
 }
 
+type Chunk = { voters: string[]; pairs: [bigint, string][] };
+
 /**
- * Per voter (checksummed), whether the asked Human ID credentials match at the snapshot, and each
- * credential's verdict; for human-id and the strategies that reuse it. Throws an Error naming the
- * source that failed (the hub chain, the blockfinder, the attestation index): never a silent 0.
+ * Per voter (checksummed), whether the asked Human ID credentials match at the
+ * snapshot, and each credential's verdict: for human-id and the strategies
+ * that reuse it. Throws an Error naming the source that failed (the hub chain,
+ * the attestation index): never a silent 0.
  */
 export async function verifyHumans(
   network: string,
@@ -327,226 +393,155 @@ export async function verifyHumans(
   const circuits = sbts.map((c) => [
     circuitIds[c],
     BigInt(issuers[c]),
-    (!sandbox && permanentStores[c]) ||
-      '0x0000000000000000000000000000000000000000',
+    (!sandbox && permanentStores[c]) || ZERO,
     c === 'gov-id'
   ]);
-  const passport = [circuitIds['zk-passport'], BigInt(issuers['zk-passport'])];
-  const perVoter = sbts.reduce((n, c) => n + (c === 'gov-id' ? 12 : 6), 0);
-
+  const passport = [circuitIds['zk-passport'], issuers['zk-passport'], ZERO];
+  const perVoter = sbts.reduce((n, c) => n + (c === 'gov-id' ? 4 : 2), 0);
   const rows = credentials.includes('clean-hands')
     ? await cleanHandsRows(voters)
     : {};
-  const ids = new Map<bigint, number>();
-  for (const voter of voters) {
-    for (const row of rows[voter.toLowerCase()] ?? []) {
-      const id = attestationId(row);
-      if (id !== undefined && !ids.has(id)) ids.set(id, ids.size);
-    }
-  }
 
-  // Chunks of voters (and their attestations) under the gas cap; one eth_call each.
-  const chunks: { voters: string[]; ids: bigint[] }[] = [];
-  let chunk = { voters: [] as string[], ids: [] as bigint[] };
-  let gas = GAS_BASE;
-  const chunkIds = new Set<bigint>();
+  // Chunks of voters, with their attestations, within one call's limits.
+  const chunks: Chunk[] = [];
+  let chunk: Chunk = { voters: [], pairs: [] };
   for (const voter of voters) {
-    const mine = (rows[voter.toLowerCase()] ?? [])
-      .map(attestationId)
-      .filter((id) => id !== undefined && !chunkIds.has(id)) as bigint[];
-    const cost = sbts.length * GAS_PER_SBT + mine.length * GAS_PER_ATTESTATION;
-    if (chunk.voters.length > 0 && gas + cost > GAS_PER_CALL) {
+    const ids = (rows[voter.toLowerCase()] ?? []).map(attestationId);
+    const mine = [...new Set(ids.filter((id) => id !== undefined))];
+    const voterCount = chunk.voters.length + 1;
+    const pairCount = chunk.pairs.length + mine.length;
+    const bytes = 96 + voterCount * perVoter + pairCount;
+    const input =
+      readerCode.length / 2 + 1024 + voterCount * 20 + pairCount * 10;
+    const gas =
+      GAS_CALL +
+      voterCount * sbts.reduce((sum, c) => sum + GAS_SBT[c], 0) +
+      pairCount * GAS_ATTESTATION;
+    if (
+      chunk.voters.length > 0 &&
+      (bytes > MAX_BYTES || input > MAX_INPUT || gas > MAX_GAS)
+    ) {
       chunks.push(chunk);
-      chunk = { voters: [], ids: [] };
-      chunkIds.clear();
-      gas = GAS_BASE;
+      chunk = { voters: [], pairs: [] };
     }
     chunk.voters.push(voter);
-    for (const id of mine) {
-      if (!chunkIds.has(id)) chunk.ids.push(id);
-      chunkIds.add(id);
-    }
-    gas += cost;
+    for (const id of mine) chunk.pairs.push([id as bigint, voter]);
   }
-  if (chunk.voters.length > 0) chunks.push(chunk);
+  chunks.push(chunk);
 
-  const hub = hubAddresses[hubNetwork];
-  const results = await Promise.all(
-    chunks.map(async ({ voters, ids }) => {
-      const args = defaultAbiCoder.encode(READER_ARGS, [
-        hub,
-        sandbox ? hub : signProtocolAddress,
-        actionId,
-        circuits,
-        [passport[0], passport[1], hub, false],
-        voters,
-        ids
-      ]);
-      try {
-        const data = await hubProvider.call(
-          { data: readerCode + args.slice(2) },
-          blockTag === 'latest' ? 'latest' : Number(blockTag)
-        );
-        return { voters, ids, data: data as string };
-      } catch (e: any) {
-        throw new Error(
-          `human-id: Human ID contracts on chain ${hubNetwork} at block ${blockTag} failed: ${e?.reason ?? e?.message ?? e}`
-        );
-      }
-    })
-  );
-
-  const first = results[0].data;
+  const call = async ({ voters, pairs }: Chunk, at: number | string) => {
+    const hex = (value, digits: number) =>
+      value.toString(16).padStart(digits, '0');
+    const args = defaultAbiCoder.encode(READER_ARGS, [
+      [hubAddresses[hubNetwork], actionId, [...passport, false]],
+      circuits,
+      `0x${voters.map((voter) => voter.slice(2)).join('')}`,
+      [
+        sandbox ? ZERO : signProtocolAddress,
+        cleanHandsOnchainSchemaId,
+        cleanHandsAttester
+      ],
+      `0x${pairs
+        .map(([id, voter]) => hex(id, 16) + hex(voters.indexOf(voter), 4))
+        .join('')}`
+    ]);
+    let data: string;
+    try {
+      data = await hubProvider.call({ data: readerCode + args.slice(2) }, at);
+    } catch (e: any) {
+      throw new Error(
+        `human-id: Human ID contracts on chain ${hubNetwork} at block ${at} failed: ${e?.reason ?? e?.message ?? e}`
+      );
+    }
+    const size = 96 + voters.length * perVoter + pairs.length;
+    if (data.length !== 2 + size * 2) {
+      throw new Error(
+        `human-id: the reader on chain ${hubNetwork} answered ${data.length} hex digits, not ${size * 2}`
+      );
+    }
+    return data;
+  };
+  // Every chunk reads the same block: 'latest' is pinned by the first call.
+  const at = blockTag === 'latest' ? 'latest' : Number(blockTag);
+  const first = await call(chunks[0], at);
+  const number = Number(word(first, 1));
+  const rest = await Promise.all(chunks.slice(1).map((c) => call(c, number)));
   const block = {
-    timestamp: Number(word(first, 0)),
-    number: Number(word(first, 1)),
-    chainId: Number(word(first, 2))
+    chainId: Number(word(first, 2)),
+    number,
+    timestamp: Number(word(first, 0))
   };
   if (String(block.chainId) !== hubNetwork) {
     throw new Error(
-      `human-id: the provider for network ${hubNetwork} is on chain ${block.chainId}`
+      `human-id: the provider of network ${hubNetwork} is on chain ${block.chainId}`
     );
   }
+
   const timestamp = BigInt(block.timestamp);
   const out: Record<string, HumanVerdict> = {};
-  for (const { voters, ids, data } of results) {
-    if (word(data, 1) !== BigInt(block.number)) {
-      throw new Error(
-        'human-id: the reader calls answered at different blocks'
-      );
-    }
-    const attestationAt = 3 + voters.length * perVoter;
-    const onchain = new Map(ids.map((id, i) => [id, attestationAt + i * 11]));
-    let at = 3;
+  [first, ...rest].forEach((data, index) => {
+    const { voters, pairs } = chunks[index];
+    const pairAt = 96 + voters.length * perVoter;
+    const onchain = (voter: string) => (id: bigint) => {
+      const i = pairs.findIndex((p) => p[0] === id && p[1] === voter);
+      if (i < 0) throw new Error(`human-id: the reader skipped ${id}`);
+      return bits(data, pairAt + i, 1);
+    };
+    let at = 96;
     for (const voter of voters) {
       const verdicts: Record<string, CredentialVerdict> = {};
       for (const circuit of sbts) {
-        const record = sbtRecord(data, at);
-        const primary = sbtVerdict(record, timestamp, circuit, voter, actionId);
-        at += 6;
+        const flags = bits(data, at, 2);
+        at += 2;
+        const primary = judgeSbt(flags, timestamp, voter, circuit, actionId);
         let zk;
         if (circuit === 'gov-id') {
-          const zkRecord = sbtRecord(data, at);
-          at += 6;
+          const zkFlags = bits(data, at, 2);
+          at += 2;
           if (primary.reason !== 'valid') {
-            zk = sbtVerdict(
-              zkRecord,
-              timestamp,
-              'zk-passport',
-              voter,
-              actionId
-            );
+            zk = judgeSbt(zkFlags, timestamp, voter, 'zk-passport', actionId);
           }
         }
-        const needsStore =
-          primary.reason !== 'valid' &&
-          zk?.reason !== 'valid' &&
+        const store =
           !sandbox &&
-          permanentStores[circuit];
-        if (needsStore && record.legacy === undefined) {
-          throw new Error(
-            `human-id: reader skipped the permanent store of ${voter}`
-          );
+          permanentStores[circuit] &&
+          primary.reason !== 'valid' &&
+          zk?.reason !== 'valid';
+        if (store && !(flags & 256)) {
+          throw new Error(`human-id: the reader skipped the store of ${voter}`);
         }
         const verdict = judgeHumanIdCredential({
           primary,
           passport: zk,
-          legacy: needsStore ? record.legacy : undefined
+          legacy: store ? (flags & 512) !== 0 : undefined
         });
         verdicts[circuit] = { valid: verdict.valid, reason: verdict.reason };
       }
       if (credentials.includes('clean-hands')) {
-        verdicts['clean-hands'] = cleanHands(
+        verdicts['clean-hands'] = judgeCleanHands(
           voter,
           rows[voter.toLowerCase()] ?? [],
-          data,
-          onchain,
+          onchain(voter),
           timestamp
         );
       }
-      const matched = matchCredentials({
-        verdicts: credentials.map((credential) => ({
-          credential,
-          valid: verdicts[credential].valid
-        })),
-        credentials,
-        match
-      });
+      const ordered = credentials.map((c) => [c, verdicts[c]] as const);
       out[voter] = {
-        verified: matched,
-        credentials: Object.fromEntries(
-          credentials.map((credential) => [credential, verdicts[credential]])
-        )
+        verified: matchCredentials({
+          verdicts: ordered.map(([credential, { valid }]) => ({
+            address: voter,
+            credential,
+            valid,
+            expiresAt: null
+          })),
+          credentials,
+          match
+        }).valid,
+        credentials: Object.fromEntries(ordered)
       };
     }
-  }
+  });
   return { block, voters: out };
-}
-
-// A row as the index should send it (the library's schema); any other is judged malformed.
-function wellFormed(row: any): boolean {
-  const text = (value) => typeof value === 'string';
-  const numeric = (value) => typeof value === 'number' || text(value);
-  return (
-    typeof row === 'object' &&
-    row !== null &&
-    text(row.fullSchemaId) &&
-    text(row.attester) &&
-    typeof row.revoked === 'boolean' &&
-    numeric(row.validUntil) &&
-    (row.attestationId === undefined || text(row.attestationId)) &&
-    (row.schemaId === undefined || text(row.schemaId)) &&
-    (row.attestTimestamp === undefined || numeric(row.attestTimestamp)) &&
-    Array.isArray(row.recipients) &&
-    row.recipients.every(text)
-  );
-}
-
-function cleanHands(
-  voter: string,
-  rows: Row[],
-  data: string,
-  onchain: Map<bigint, number>,
-  timestamp: bigint
-): CredentialVerdict {
-  let best = { rank: -1, reason: 'none' };
-  for (const row of rows) {
-    let reason = wellFormed(row)
-      ? checkCleanHandsRow({ ...row, isReceiver: true }, timestamp)
-      : 'malformed';
-    const id = attestationId(row);
-    if (reason === 'valid' && id === undefined) reason = 'malformed';
-    let rank = CLEAN_HANDS_RANK.indexOf(
-      reason === 'valid' ? 'valid-row' : reason
-    );
-    if (reason === 'valid') {
-      const at = onchain.get(id as bigint);
-      if (at === undefined)
-        throw new Error(`human-id: reader skipped attestation ${id}`);
-      reason = checkOnchainCleanHandsAttestation({
-        attestation: {
-          schemaId: word(data, at),
-          attestTimestamp: word(data, at + 1),
-          attester: getAddress(
-            `0x${word(data, at + 2)
-              .toString(16)
-              .padStart(40, '0')}`
-          ),
-          validUntil: word(data, at + 3),
-          revoked: word(data, at + 4) === 1n,
-          recipients: word(data, at + 5) > 0n ? ['recipient'] : []
-        },
-        address: voter,
-        blockTimestamp: timestamp,
-        decodeRecipient: () => decodeRecipient(data, at)
-      });
-      rank = CLEAN_HANDS_RANK.indexOf(
-        reason === 'none' ? 'none' : `${reason}-onchain`
-      );
-    }
-    if (rank > best.rank) best = { rank, reason };
-  }
-  return { valid: best.reason === 'valid', reason: best.reason };
 }
 
 export async function strategy(
@@ -570,9 +565,9 @@ export async function strategy(
     snapshot
   );
   return Object.fromEntries(
-    addresses.map((address) => {
-      const voter = voters[getAddress(address)];
-      return [getAddress(address), voter.verified ? score : 0];
-    })
+    addresses.map((address) => [
+      getAddress(address),
+      voters[getAddress(address)].verified ? score : 0
+    ])
   );
 }

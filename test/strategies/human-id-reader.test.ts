@@ -106,7 +106,9 @@ beforeAll(async () => {
   process.env.ATTESTATION_INDEX_URL = 'http://index.local'
   chain = await TestChain.start()
   await mkdir(folder, { recursive: true })
-  for (const file of ['index.ts', 'rules.ts']) await copyFile(join(root, 'strategies/human-id', file), join(folder, file))
+  await copyFile(join(root, 'strategies/human-id/index.ts'), join(folder, 'index.ts'))
+  // ./rules is a verbatim copy of src/verify/rules.ts (npm run strategies:rules writes it).
+  await copyFile(join(root, 'src/verify/rules.ts'), join(folder, 'rules.ts'))
   ;(globalThis as Record<string, unknown>).__humanIdTest = {
     provider: () => new StaticProvider(counted(chain.provider) as never, 10),
     fetch: indexFetch,
@@ -248,6 +250,30 @@ describe('strategies/human-id reader', () => {
     }
   })
 
+  it('1,200 voters: chunks under the gas plan (3 calls at one block), verdicts still equal to the library', async () => {
+    const { verifyHumans } = await load()
+    const addresses = [...Array.from({ length: 600 }, () => freshAddress()), ...story.map((entry) => entry.address)]
+    while (addresses.length < 1_200) addresses.push(freshAddress())
+    resetCounts()
+    const ours = await verifyHumans('10', new StaticProvider(counted(chain.provider) as never, 10), addresses, { credentials: ['gov-id', 'phone', 'biometrics'] }, Number(snapshot))
+    expect(requests).toEqual({ rpc: { eth_call: 3 }, index: 0, snapshots: 0 })
+    const theirs = await verifyCredentials({
+      client: createPublicClient({ transport: custom(chain.provider) }),
+      network: 10,
+      addresses,
+      credentials: ['gov-id', 'phone', 'biometrics'],
+      blockNumber: snapshot,
+    })
+    const simplify = (entry: Record<string, { valid: boolean; reason: string }>) =>
+      Object.fromEntries(Object.entries(entry).map(([credential, verdict]) => [credential, `${verdict.valid} ${verdict.reason}`]))
+    expect(Object.fromEntries(Object.entries(ours.voters).map(([address, voter]) => [address.toLowerCase(), simplify(voter.credentials)]))).toEqual(
+      Object.fromEntries(Object.entries(theirs.results).map(([address, entry]) => [address, simplify(entry)])),
+    )
+    expect(Object.values(ours.voters).filter((voter) => voter.verified)).toHaveLength(
+      story.filter((entry) => ['valid', 'legacy'].some((ok) => [entry.expected['gov-id'], entry.expected.phone, entry.expected.biometrics].includes(ok))).length,
+    )
+  }, 180_000)
+
   it('a single voter costs 2 requests with clean hands (the recipient listing, one eth_call), 1 without', async () => {
     const { strategy } = await load()
     const [first] = story.filter((entry) => entry.expected['clean-hands'] === 'valid')
@@ -282,6 +308,28 @@ describe('strategies/human-id reader', () => {
     expect(requests).toEqual({ rpc: { eth_call: 1 }, index: 1, snapshots: 0 })
     expect(Object.entries(after).find(([key]) => key.toLowerCase() === nobody.toLowerCase())?.[1]).toBe(1)
     rows.pop()
+  })
+
+  it('a long listing: few voters read it per voter; a call needing over 51 index requests throws naming the cost', async () => {
+    const { timestamp } = await chain.latest()
+    const before = rows.length
+    for (let i = 0; i < 5_100; i++) rows.push(indexRow(0x100000n + BigInt(i), freshAddress(), timestamp + day))
+    try {
+      const { strategy } = await load()
+      const provider = new StaticProvider(counted(chain.provider) as never, 10)
+      const holders = story.filter((entry) => entry.expected['clean-hands'] === 'valid').map((entry) => entry.address)
+      resetCounts()
+      const scores = await strategy('space.eth', '10', provider, holders, { credentials: ['clean-hands'] }, Number(snapshot))
+      expect(holders.length).toBeGreaterThan(1)
+      expect(Object.values(scores)).toEqual(holders.map(() => 1))
+      expect(requests).toEqual({ rpc: { eth_call: 1 }, index: 1 + holders.length, snapshots: 0 })
+      const many = Array.from({ length: 60 }, () => freshAddress())
+      await expect(strategy('space.eth', '10', provider, many, { credentials: ['clean-hands'] }, Number(snapshot))).rejects.toThrow(
+        'human-id: clean hands for 60 voters needs 53 requests to the attestation index (its listing holds 5228 attestations); a call makes at most 51. Ask for fewer voters, or serve the strategy from the personhood strategy server (docs/strategy-server.md), which keeps the listing',
+      )
+    } finally {
+      rows.splice(before)
+    }
   })
 
   it('a space on another network: the hub block through getSnapshots, the hub provider from getProvider', async () => {
