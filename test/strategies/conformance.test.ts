@@ -34,7 +34,7 @@ import { servings } from './servings.js'
 const names = listStrategyFolders()
 
 test('the package entry (personhood/strategies) lists every folder, and every folder declares how its examples are served', async () => {
-  const { strategies } = await import('../../strategies/index.js')
+  const { strategies } = await import('../../src/strategies/index.js')
   expect(Object.keys(strategies).sort()).toEqual(names)
   expect(names.filter((name) => servings[name] === undefined)).toEqual([])
 })
