@@ -1,12 +1,14 @@
 /**
  * Network constants for the on-chain verifier: contract addresses, Human ID circuit ids and issuers,
  * and the clean-hands schema and attester, from docs/interface.md (§4). Every value can be overridden
- * (see {@link getNetwork}), so a test chain or a future deployment can use its own.
+ * (see {@link getNetwork}), so a test chain or a future deployment can use its own. The values
+ * themselves are declared once in src/verify/rules.ts (copied into the score-api folders).
  */
 import type { Address, Hex } from 'viem'
 import { InvalidParameterError, UnsupportedNetworkError } from '../errors/index.js'
 import { isValidAddress } from '../utils/address.js'
 import { defaultActionId } from '../utils/parse.js'
+import * as rules from '../verify/rules.js'
 
 /**
  * The credentials `verifyCredentials` can check.
@@ -52,7 +54,7 @@ export const universalActionId: bigint = defaultActionId
  * import { multicall3Address } from 'personhood'
  * multicall3Address // '0xcA11bde05977b3631167028862bE2a173976CA11'
  */
-export const multicall3Address: Address = '0xcA11bde05977b3631167028862bE2a173976CA11'
+export const multicall3Address: Address = rules.multicall3Address
 
 /** Addresses of the contracts the verifier reads on one network. */
 export type NetworkContracts = {
@@ -114,27 +116,14 @@ export type NetworkOverrides = {
   cleanHands?: Partial<NetworkConstants['cleanHands']>
 }
 
-const circuitIds: Record<HumanIdCircuit, Hex> = {
-  'gov-id': '0x729d660e1c02e4e419745e617d643f897a538673ccf1051e093bbfa58b0a120b',
-  phone: '0xbce052cf723dca06a21bd3cf838bc518931730fb3db7859fc9cc86f0d5483495',
-  biometrics: '0x0b5121226395e3b6c76eb8ddfb0bf2f2075e7f2c6956567e84b38a223c3a3d15',
-  'clean-hands': '0x1c98fc4f7f1ad3805aefa81ad25fa466f8342292accf69566b43691d12742a19',
-  'zk-passport': '0x14c3513390f8a03993c848621b1840d58c27fd50bbddba73265e22d17b0b747e',
-}
+const circuitIds: Record<HumanIdCircuit, Hex> = { ...rules.circuitIds }
 
-// Issuers as published. The phone issuer is 31 bytes long: as integers they compare correctly,
-// as hex strings they would not (a 32-byte rendering has a leading zero byte).
-const issuers: Record<HumanIdIssuerCircuit, bigint> = {
-  'gov-id': 0x03fae82f38bf01d9799d57fdda64fad4ac44e4c2c2f16c5bf8e1873d0a3e1993n,
-  phone: 0x40b8810cbaed9647b54d18cc98b720e1e8876be5d8e7089d3c079fc61c30a4n,
-  biometrics: 0x0d4f849df782fb9e68d525fbda10b73e59180e59cb2a21ce5d70ccc45dbfd922n,
-  'zk-passport': 0x231c6ff490cf3282131a301f0b7dad3dcdfa769d912e01941a80c92dd750df96n,
-}
+const issuers: Record<HumanIdIssuerCircuit, bigint> = { ...rules.issuers }
 
 const cleanHands: NetworkConstants['cleanHands'] = {
-  fullSchemaId: 'onchain_evm_10_0x8',
-  schemaId: 8n,
-  attester: '0xB1f50c6C34C72346b1229e5C80587D0D659556Fd',
+  fullSchemaId: rules.cleanHandsSchemaId,
+  schemaId: rules.cleanHandsOnchainSchemaId,
+  attester: rules.cleanHandsAttester,
 }
 
 /**
@@ -149,11 +138,11 @@ export const optimismNetwork: NetworkConstants = Object.freeze({
   chainId: 10,
   sandbox: false,
   contracts: Object.freeze({
-    hub: '0x2AA822e264F8cc31A2b9C22f39e5551241e94DfB',
+    hub: rules.hubAddresses['10'],
     multicall3: multicall3Address,
-    signProtocol: '0x945C44803E92a3495C32be951052a62E45A5D964',
-    govIdLegacyStore: '0xdD748977BAb5782625AF1466F4C5F02Eb92Fce31',
-    phoneLegacyStore: '0xA40C8AAF7F47B18c1eDdBe7855b580f828eD9711',
+    signProtocol: rules.signProtocolAddress,
+    govIdLegacyStore: rules.permanentStores['gov-id'],
+    phoneLegacyStore: rules.permanentStores.phone,
   }),
   circuitIds: Object.freeze({ ...circuitIds }),
   issuers: Object.freeze({ ...issuers }),
@@ -173,7 +162,7 @@ export const baseSepoliaNetwork: NetworkConstants = Object.freeze({
   name: 'base-sepolia',
   chainId: 84532,
   sandbox: true,
-  contracts: Object.freeze({ hub: '0x98221c937C51f5bBe615CB104435395c93b1AD8D', multicall3: multicall3Address }),
+  contracts: Object.freeze({ hub: rules.hubAddresses['84532'], multicall3: multicall3Address }),
   circuitIds: Object.freeze({ ...circuitIds }),
   issuers: Object.freeze({ ...issuers }),
   cleanHands: Object.freeze({ ...cleanHands }),

@@ -2,6 +2,7 @@ import type { Address } from 'viem'
 import { z } from 'zod'
 import { isValidAddress } from '../utils/address.js'
 import { tryParseIsoTimestamp } from '../utils/parse.js'
+import * as rules from '../verify/rules.js'
 
 // ---------------------------------------------------------------------------------------------
 // Timestamps
@@ -73,69 +74,16 @@ export function expectedError(expected: string) {
 // ---------------------------------------------------------------------------------------------
 
 /** Decimal places of v2 (interface A) scores, thresholds and stamp scores: "20.00000". */
-export const v2DecimalPlaces = 5
+export const v2DecimalPlaces: 5 = rules.v2DecimalPlaces
 /** Decimal places of v1 (interface C) scores: "1.000000000". */
 export const v1DecimalPlaces = 9
 
-/** Exponents beyond this are refused: they would make bigint arithmetic explode on hostile input. */
-const maxExponent = 1000
-const decimalInputPattern = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/
-
-type DecimalParts = { negative: boolean; coefficient: bigint; exponent: number }
-
-function toDecimalParts(value: number | string | bigint): DecimalParts {
-  if (typeof value === 'bigint') return { negative: value < 0n, coefficient: value < 0n ? -value : value, exponent: 0 }
-  let text: string
-  if (typeof value === 'number') {
-    if (!Number.isFinite(value)) throw new RangeError(`Cannot read ${value} as a decimal.`)
-    // The shortest string that round-trips: 0.1 + 0.2 reads as 0.30000000000000004, exactly.
-    text = String(value)
-  } else if (typeof value === 'string') {
-    text = value
-  } else {
-    throw new TypeError(`Cannot read a ${typeof value} as a decimal.`)
-  }
-  const match = decimalInputPattern.exec(text)
-  const [, sign = '', integer = '', fraction = '', exponentText = '0'] = match ?? []
-  if (!match || (integer === '' && fraction === '')) {
-    throw new RangeError(`"${text.slice(0, 100)}" is not a decimal number.`)
-  }
-  const exponent = Number(exponentText) - fraction.length
-  if (!Number.isSafeInteger(exponent) || Math.abs(exponent) > maxExponent) {
-    throw new RangeError(`"${text.slice(0, 100)}" has an exponent out of range.`)
-  }
-  return { negative: sign === '-', coefficient: BigInt(integer + fraction), exponent }
-}
-
-function checkPlaces(places: number, name = 'places'): void {
-  if (!Number.isSafeInteger(places) || places < 0 || places > maxExponent) {
-    throw new RangeError(`${name} must be an integer from 0 to ${maxExponent}, got ${places}.`)
-  }
-}
-
-/** Divides non-negative `n` by positive `d`, rounding half to even. */
-function divideHalfEven(n: bigint, d: bigint): bigint {
-  const quotient = n / d
-  const twiceRemainder = (n % d) * 2n
-  if (twiceRemainder > d || (twiceRemainder === d && quotient % 2n === 1n)) return quotient + 1n
-  return quotient
-}
-
-/** The value as a signed integer count of 10^-places, rounded half to even. */
-function toUnits(parts: DecimalParts, places: number): bigint {
-  const shift = parts.exponent + places
-  const magnitude =
-    shift >= 0 ? parts.coefficient * 10n ** BigInt(shift) : divideHalfEven(parts.coefficient, 10n ** BigInt(-shift))
-  return parts.negative ? -magnitude : magnitude
-}
-
-function unitsToString(units: bigint, places: number): string {
-  const negative = units < 0n
-  const digits = (negative ? -units : units).toString().padStart(places + 1, '0')
-  const integer = digits.slice(0, digits.length - places)
-  const fraction = digits.slice(digits.length - places)
-  return `${negative ? '-' : ''}${integer}${places > 0 ? `.${fraction}` : ''}`
-}
+// Reading, rounding (half to even) and writing decimals is a rule: it decides a threshold and a
+// weighted score, so it is written once in src/verify/rules.ts (copied into the score-api folders).
+const toDecimalParts = rules.readDecimal
+const checkPlaces = rules.checkDecimalPlaces
+const toUnits = rules.decimalToUnits
+const unitsToString = rules.unitsToDecimal
 
 /**
  * Reads a decimal exactly and returns it as an integer count of `10^-scale` (rounded half to even
@@ -169,8 +117,7 @@ export function parseDecimal(value: number | string | bigint, scale: number): bi
  * formatDecimal(2.5, 0) // '2'
  */
 export function formatDecimal(value: number | string | bigint, places: number): string {
-  checkPlaces(places)
-  return unitsToString(toUnits(toDecimalParts(value), places), places)
+  return rules.formatDecimal(value, places)
 }
 
 /**
@@ -216,11 +163,7 @@ export function sumDecimals(values: readonly (number | string | bigint)[], place
  * compareDecimals('20.00000', 20) // 0
  */
 export function compareDecimals(a: number | string | bigint, b: number | string | bigint): -1 | 0 | 1 {
-  const left = toDecimalParts(a)
-  const right = toDecimalParts(b)
-  const scale = Math.max(0, -left.exponent, -right.exponent)
-  const difference = toUnits(left, scale) - toUnits(right, scale)
-  return difference < 0n ? -1 : difference > 0n ? 1 : 0
+  return rules.compareDecimals(a, b)
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import type { Address } from 'viem'
 import { InvalidParameterError } from '../errors/input.js'
+import * as rules from '../verify/rules.js'
 import { checksumAddress } from './address.js'
 
 /**
@@ -15,7 +16,7 @@ import { checksumAddress } from './address.js'
  * import { defaultActionId } from 'personhood'
  * defaultActionId // 123456789n
  */
-export const defaultActionId = 123456789n
+export const defaultActionId: bigint = rules.defaultActionId
 
 const maxUint256 = 2n ** 256n - 1n
 

@@ -2,14 +2,16 @@
  * The clean-hands rule (interface E, rule 6): an address has a valid clean-hands attestation when at
  * least one index row has the clean-hands schema, the authorized attester, names the address as the
  * receiver, is not revoked, and is valid after `now`. Plus the same checks on the attestation as
- * Sign Protocol holds it on-chain at a block.
+ * Sign Protocol holds it on-chain at a block. The rule itself is written once in ./rules.ts (copied
+ * into the score-api folders); this module checks the options and gives it the library's names.
  */
 import type { Hex } from 'viem'
 import { optimismNetwork } from '../chain/constants.js'
 import { InvalidParameterError } from '../errors/index.js'
-import { isMalformedAttestationRow, type MalformedAttestationRow } from '../schemas/attestation.js'
+import type { MalformedAttestationRow } from '../schemas/attestation.js'
 import { normalizeAddress } from '../utils/address.js'
 import { parseTimestamp } from '../utils/parse.js'
+import * as rules from './rules.js'
 
 /**
  * The fields of an attestation-index row (E8) the rule reads. The index client's rows (and the
@@ -38,7 +40,7 @@ export type CleanHandsRow = {
 }
 
 /** Why a row counts or not, in the order the rule checks. */
-export type CleanHandsRowReason = 'valid' | 'malformed' | 'wrong-schema' | 'wrong-attester' | 'wrong-recipient' | 'revoked' | 'expired'
+export type CleanHandsRowReason = rules.CleanHandsRowReason
 
 /**
  * Options of the clean-hands predicate.
@@ -56,7 +58,7 @@ export type CleanHandsOptions = {
   schemaId?: string | undefined
 }
 
-type ResolvedOptions = { now: bigint; attester: string; schemaId: string; checkRevoked: boolean }
+type ResolvedOptions = rules.CleanHandsRuleOptions & { attester: string; schemaId: string }
 
 function resolveOptions(options: CleanHandsOptions): ResolvedOptions {
   const schemaId = options.schemaId ?? optimismNetwork.cleanHands.fullSchemaId
@@ -67,7 +69,7 @@ function resolveOptions(options: CleanHandsOptions): ResolvedOptions {
     now: toUnixSeconds(options.now),
     attester: normalizeAddress(options.attester ?? optimismNetwork.cleanHands.attester, 'attester'),
     schemaId,
-    checkRevoked: true,
+    revocation: 'index',
   }
 }
 
@@ -95,23 +97,11 @@ export function toUnixSeconds(now: Date | number | bigint): bigint {
  * parseValidUntil('soon') // undefined
  */
 export function parseValidUntil(value: unknown): bigint | undefined {
-  if (typeof value === 'bigint') return value
-  // Any integer number is exact enough: precision is lost only above 2^53, far from any `now`.
-  if (typeof value === 'number') return Number.isInteger(value) ? BigInt(value) : undefined
-  if (typeof value === 'string' && /^[0-9]+$/.test(value)) return BigInt(value)
-  return undefined
+  return rules.parseValidUntil(value)
 }
 
 function checkRow(row: CleanHandsRow | MalformedAttestationRow, options: ResolvedOptions): CleanHandsRowReason {
-  // A row that cannot be read cannot satisfy the rule, and must not stop the others from being judged.
-  if (isMalformedAttestationRow(row) || typeof row !== 'object' || row === null) return 'malformed'
-  if (row.fullSchemaId !== options.schemaId) return 'wrong-schema'
-  if (typeof row.attester !== 'string' || row.attester.toLowerCase() !== options.attester) return 'wrong-attester'
-  if (row.isReceiver !== true) return 'wrong-recipient'
-  if (options.checkRevoked && row.revoked !== false) return 'revoked'
-  const validUntil = parseValidUntil(row.validUntil)
-  if (validUntil === undefined || !(validUntil > options.now)) return 'expired'
-  return 'valid'
+  return rules.checkCleanHandsRow(row, options)
 }
 
 /**
@@ -141,7 +131,7 @@ export function checkCleanHandsAttestation(row: CleanHandsRow | MalformedAttesta
 export function createCleanHandsRowCheck(
   options: CleanHandsOptions & { revocation?: 'index' | 'onchain' | undefined },
 ): (row: CleanHandsRow | MalformedAttestationRow) => CleanHandsRowReason {
-  const resolved = { ...resolveOptions(options), checkRevoked: options.revocation !== 'onchain' }
+  const resolved: ResolvedOptions = { ...resolveOptions(options), revocation: options.revocation === 'onchain' ? 'onchain' : 'index' }
   return (row) => checkRow(row, resolved)
 }
 
@@ -177,25 +167,10 @@ export function hasValidCleanHandsAttestation(rows: readonly (CleanHandsRow | Ma
 }
 
 /** How far a row got through rule 6: a later check failed ranks higher (the most telling reason). */
-export const cleanHandsRowRank: Readonly<Record<CleanHandsRowReason, number>> = {
-  malformed: 0,
-  'wrong-schema': 1,
-  'wrong-attester': 2,
-  'wrong-recipient': 3,
-  revoked: 4,
-  expired: 5,
-  valid: 6,
-}
+export const cleanHandsRowRank: Readonly<Record<CleanHandsRowReason, number>> = rules.cleanHandsRowRank
 
 /** What {@link judgeCleanHandsRows} answers. */
-export type CleanHandsRowsJudgment = {
-  /** `valid` when a row passes; else the most telling failure; `none` without rows. */
-  reason: CleanHandsRowReason | 'none'
-  /** The latest `validUntil` (Unix seconds) among the rows that pass; undefined when none does. */
-  expiresAt: bigint | undefined
-  /** Each row's reason, in the rows' order. */
-  rows: CleanHandsRowReason[]
-}
+export type CleanHandsRowsJudgment = rules.CleanHandsRowsJudgment
 
 /**
  * Judges all of an address's index rows by rule 6 at `now`: valid when one row passes (expiring
@@ -208,18 +183,7 @@ export type CleanHandsRowsJudgment = {
  * judgeCleanHandsRows(rows, { now: 1_750_000_000 }) // { reason: 'valid', expiresAt: 1767225600n, rows: ['valid'] }
  */
 export function judgeCleanHandsRows(rows: readonly (CleanHandsRow | MalformedAttestationRow)[], options: CleanHandsOptions): CleanHandsRowsJudgment {
-  const resolved = resolveOptions(options)
-  const reasons = rows.map((row) => checkRow(row, resolved))
-  let reason: CleanHandsRowReason | 'none' = 'none'
-  let expiresAt: bigint | undefined
-  reasons.forEach((rowReason, index) => {
-    if (reason === 'none' || cleanHandsRowRank[rowReason] > cleanHandsRowRank[reason]) reason = rowReason
-    if (rowReason === 'valid') {
-      const validUntil = parseValidUntil((rows[index] as CleanHandsRow).validUntil) as bigint
-      if (expiresAt === undefined || validUntil > expiresAt) expiresAt = validUntil
-    }
-  })
-  return { reason, expiresAt, rows: reasons }
+  return rules.judgeCleanHandsRows(rows, resolveOptions(options))
 }
 
 /** The fields of an on-chain Sign Protocol attestation the on-chain check reads. */
@@ -233,7 +197,7 @@ export type OnchainCleanHandsAttestation = {
 }
 
 /** Why an on-chain attestation counts or not. `none`: no attestation with that id at the block. */
-export type OnchainCleanHandsReason = 'valid' | 'none' | 'wrong-schema' | 'wrong-attester' | 'revoked' | 'expired' | 'wrong-recipient'
+export type OnchainCleanHandsReason = rules.OnchainCleanHandsReason
 
 /**
  * Checks a clean-hands attestation as Sign Protocol holds it at a block: it exists, schema id
@@ -253,14 +217,6 @@ export function checkOnchainCleanHandsAttestation(parameters: {
   attester: string
   decodeRecipient: (recipient: Hex) => string | undefined
 }): OnchainCleanHandsReason {
-  const { attestation, address, blockTimestamp, schemaId, attester, decodeRecipient } = parameters
-  if (attestation.attestTimestamp === 0n && /^0x0{40}$/.test(attestation.attester)) return 'none'
-  if (attestation.schemaId !== schemaId) return 'wrong-schema'
-  if (attestation.attester.toLowerCase() !== attester.toLowerCase()) return 'wrong-attester'
-  if (attestation.revoked) return 'revoked'
-  if (!(attestation.validUntil > blockTimestamp)) return 'expired'
-  const first = attestation.recipients[0]
-  const recipient = first === undefined ? undefined : decodeRecipient(first)
-  if (recipient === undefined || recipient.toLowerCase() !== address.toLowerCase()) return 'wrong-recipient'
-  return 'valid'
+  const { decodeRecipient } = parameters
+  return rules.checkOnchainCleanHandsAttestation({ ...parameters, decodeRecipient: (recipient) => decodeRecipient(recipient as Hex) })
 }

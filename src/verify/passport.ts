@@ -1,18 +1,19 @@
 /**
  * The Passport rule: a score passes when it is at least the threshold (exact decimals, never
- * floating point) and has not expired at the time judged.
+ * floating point) and has not expired at the time judged. Written once in ./rules.ts (copied into
+ * the score-api folders); these are the library's documented names for it.
  */
-import { compareDecimals, formatDecimal, v2DecimalPlaces } from '../schemas/common.js'
+import * as rules from './rules.js'
 
-/** The recommended threshold of a stamp scorer (interface A): 20. */
-export const defaultPassportThreshold = '20'
+/** The recommended threshold of a stamp scorer (interface A): 20 (declared in ./rules.ts). */
+export const defaultPassportThreshold: '20' = rules.defaultPassportThreshold
 
 /**
  * Why a Passport score passes or not: `valid`; `below-threshold`; `expired` (its
  * `expiration_timestamp` is at or before the time judged); `error` (the service scored with an
  * error); `never-scored` (the scorer has no score for the address).
  */
-export type PassportReason = 'valid' | 'below-threshold' | 'expired' | 'error' | 'never-scored'
+export type PassportReason = rules.PassportReason
 
 /**
  * Tells whether a score meets a threshold: `score >= threshold`, compared exactly as decimals
@@ -25,7 +26,7 @@ export type PassportReason = 'valid' | 'below-threshold' | 'expired' | 'error' |
  * meetsPassportThreshold('19.99999', 20) // false
  */
 export function meetsPassportThreshold(score: number | string | bigint, threshold: number | string | bigint): boolean {
-  return compareDecimals(score, threshold) >= 0
+  return rules.meetsPassportThreshold(score, threshold)
 }
 
 /**
@@ -37,22 +38,11 @@ export function meetsPassportThreshold(score: number | string | bigint, threshol
  * isPassportScoreExpired(1_700_000_000, 1_700_000_000) // true
  */
 export function isPassportScoreExpired(expiresAt: number | null, at: number): boolean {
-  return expiresAt !== null && expiresAt <= at
+  return rules.isPassportScoreExpired(expiresAt, at)
 }
 
 /** Parameters of {@link checkPassportScore}. */
-export type CheckPassportScoreParameters = {
-  /** The score, a decimal (string, number or bigint). */
-  score: number | string | bigint
-  /** The threshold to meet. */
-  threshold: number | string | bigint
-  /** Unix seconds the score expires at; null when it has no expiry. */
-  expiresAt: number | null
-  /** The service's error text; null when it scored without error. */
-  error?: string | null | undefined
-  /** Unix seconds the score is judged at (the snapshot's time). */
-  at: number
-}
+export type CheckPassportScoreParameters = rules.CheckPassportScoreParameters
 
 /**
  * Judges one Passport score at a time: `error` when the service scored with an error, then
@@ -65,21 +55,11 @@ export type CheckPassportScoreParameters = {
  * checkPassportScore({ score: '21.50000', threshold: '20', expiresAt: 1_800_000_000, at: 1_750_000_000 }) // 'valid'
  */
 export function checkPassportScore(parameters: CheckPassportScoreParameters): Exclude<PassportReason, 'never-scored'> {
-  if (parameters.error !== undefined && parameters.error !== null) return 'error'
-  if (!meetsPassportThreshold(parameters.score, parameters.threshold)) return 'below-threshold'
-  if (isPassportScoreExpired(parameters.expiresAt, parameters.at)) return 'expired'
-  return 'valid'
+  return rules.checkPassportScore(parameters)
 }
 
 /** How a Passport verdict becomes voting power (see {@link passportVerdictValue}). */
-export type PassportWeighting =
-  /** `score` for a score that passes (at least the threshold, not expired), else 0. */
-  | { mode: 'gated'; score: number }
-  /**
-   * The score itself, up to `cap`; 0 for a score that had expired, was scored with an error or
-   * never scored. With `gate`, also 0 below the threshold the verdict was judged against.
-   */
-  | { mode: 'weighted'; cap?: number | undefined; gate?: boolean | undefined }
+export type PassportWeighting = rules.PassportWeighting
 
 /**
  * The voting power of a Passport verdict. A weighted score that had expired at the time judged
@@ -97,11 +77,5 @@ export function passportVerdictValue(
   verdict: { valid: boolean; reason: PassportReason; evidence: { score: string | null; expirationTimestamp: number | null; at: number } },
   weighting: PassportWeighting,
 ): number {
-  if (weighting.mode === 'gated') return verdict.valid ? weighting.score : 0
-  const { reason, evidence } = verdict
-  if (reason === 'error' || reason === 'never-scored' || evidence.score === null) return 0
-  if (isPassportScoreExpired(evidence.expirationTimestamp, evidence.at)) return 0
-  if (weighting.gate && !verdict.valid) return 0
-  const value = Math.max(0, Number(formatDecimal(evidence.score, v2DecimalPlaces)))
-  return weighting.cap === undefined ? value : Math.min(value, weighting.cap)
+  return rules.passportVerdictValue(verdict, weighting)
 }

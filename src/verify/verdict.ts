@@ -19,6 +19,7 @@ import { describeValue, maxDateSeconds, parseActionId, parseAddress, parseTimest
 import { judgeCleanHandsRows, type CleanHandsOptions, type CleanHandsRow, type CleanHandsRowReason } from './clean-hands.js'
 import type { CredentialEvidence, CredentialReason, VerifyCredentialsReturnType } from './credentials.js'
 import { checkPassportScore, defaultPassportThreshold, type PassportReason } from './passport.js'
+import * as rules from './rules.js'
 
 /** What a verdict is about: a Human ID credential (gov-id, phone, biometrics, clean-hands) or a Passport score. */
 export type VerdictCredential = HumanCredential | 'passport'
@@ -494,27 +495,7 @@ export function matchCredentials(parameters: {
   credentials: readonly VerdictCredential[]
   match: 'any' | 'all'
 }): CredentialMatch {
-  const { verdicts, credentials, match } = parameters
-  if (credentials.length === 0) throw new InvalidParameterError({ parameter: 'credentials', reason: 'Expected at least one credential to match.' })
-  if (match !== 'any' && match !== 'all') throw new InvalidParameterError({ parameter: 'match', reason: `Expected 'any' or 'all', got ${String(match)}.` })
-  const address = sameAddress(verdicts)
-  const held: Verdict[] = []
-  const failing: Verdict[] = []
-  for (const credential of new Set(credentials)) {
-    const mine = verdicts.filter((verdict) => verdict.credential === credential)
-    if (mine.length === 0) {
-      throw new InvalidParameterError({ parameter: 'verdicts', reason: `No verdict on ${credential} for ${address}: it was not checked.` })
-    }
-    const valid = mine.find((verdict) => verdict.valid)
-    if (valid) held.push(valid)
-    else failing.push(...mine)
-  }
-  const valid = match === 'any' ? held.length > 0 : failing.length === 0
-  if (!valid) return { address, valid, match, verdicts: failing, expiresAt: null }
-  const expiries = held.map((verdict) => verdict.expiresAt)
-  const known = expiries.filter((expiry): expiry is number => expiry !== null)
-  const expiresAt = match === 'any' ? (known.length === expiries.length ? Math.max(...known) : null) : known.length > 0 ? Math.min(...known) : null
-  return { address, valid, match, verdicts: held, expiresAt }
+  return asParameterError(() => rules.matchCredentials(parameters) as CredentialMatch)
 }
 
 /** What {@link applyFallbackPolicy} answers for one address. */
@@ -550,29 +531,15 @@ export function applyFallbackPolicy(parameters: {
   /** Fall back on Passport when Human ID does not hold. Default true. */
   passport?: boolean | undefined
 }): FallbackDecision {
-  const humanVerdicts = parameters.verdicts.filter((verdict) => verdict.credential !== 'passport')
-  const humanId = matchCredentials({ verdicts: humanVerdicts.length > 0 ? humanVerdicts : parameters.verdicts, credentials: parameters.credentials, match: parameters.match })
-  const { address } = humanId
-  if (humanId.valid) {
-    const method = parameters.credentials.find((credential) => humanId.verdicts.some((verdict) => verdict.credential === credential)) ?? null
-    return { address, eligible: true, method, humanId }
-  }
-  if (parameters.passport === false) return { address, eligible: false, method: null, humanId }
-  const passportVerdicts = parameters.verdicts.filter((verdict): verdict is PassportVerdict => verdict.credential === 'passport')
-  if (passportVerdicts.length === 0) {
-    throw new InvalidParameterError({ parameter: 'verdicts', reason: `No Passport verdict for ${address}, whose Human ID credentials do not hold: it was not checked.` })
-  }
-  const passport = passportVerdicts.find((verdict) => verdict.valid) ?? (passportVerdicts[0] as PassportVerdict)
-  return { address, eligible: passport.valid, method: passport.valid ? 'passport' : null, humanId, passport }
+  return asParameterError(() => rules.applyFallbackPolicy(parameters) as FallbackDecision)
 }
 
-function sameAddress(verdicts: readonly Verdict[]): Address {
-  const first = verdicts[0]
-  if (!first) throw new InvalidParameterError({ parameter: 'verdicts', reason: 'Expected the verdicts of one address, got none.' })
-  for (const verdict of verdicts) {
-    if (verdict.address !== first.address) {
-      throw new InvalidParameterError({ parameter: 'verdicts', reason: `Expected the verdicts of one address, got ${first.address} and ${verdict.address}: join them with joinVerdicts first.` })
-    }
+/** Runs a rule of ./rules.ts, giving an input it refuses the library's error type. */
+function asParameterError<T>(judge: () => T): T {
+  try {
+    return judge()
+  } catch (error) {
+    if (error instanceof rules.RuleParameterError) throw new InvalidParameterError({ parameter: error.parameter, reason: error.reason })
+    throw error
   }
-  return first.address
 }

@@ -1,16 +1,119 @@
+import { getAddress } from '@ethersproject/address';
+import { verifyHumans } from '../human-id';
+import { passportAccess, passportVerdicts, snapshotTime } from '../passport-v2';
+import { applyFallbackPolicy } from './rules';
+
+export const author = 'personhood-dao';
+export const version = '1.0.0';
+
+const name = 'human-verification';
+
+function positive(value, option: string, zero = false) {
+  if (value === undefined) return 1;
+  if (typeof value !== 'number' || !(value > 0 || (zero && value === 0))) {
+    throw new Error(`${name}: ${option} must be a number above 0`);
+  }
+  return value;
+}
+
 /**
- * human-verification: Human ID credentials at the snapshot, else a passing Passport score; otherwise 0.
- * Passport is asked only about the voters Human ID did not verify.
- * The logic is the `personhood` package's (`humanVerificationStrategy`); this module binds it to the score
- * server's environment (HUMAN_ID_* and PASSPORT_* variables).
+ * Per voter (checksummed), whether it counts as a human at the snapshot: a Human ID credential
+ * (any or all of `credentials`, read on chain at the block), else, when `passportScore` is not 0,
+ * a passing Passport score at the block's time. Passport is asked only about the voters Human ID
+ * did not verify. Throws an Error naming the source that failed: never a silent 0.
  */
-import { createScoreApiStrategy, humanVerificationStrategy, readStrategyEnvironment } from 'personhood'
+export async function verifyHumansOrPassport(
+  network: string,
+  provider,
+  addresses: string[],
+  options,
+  snapshot: number | string
+): Promise<Record<string, { eligible: boolean; method: string | null }>> {
+  const credentials = options?.credentials ?? ['gov-id', 'phone', 'biometrics'];
+  const match = options?.match ?? 'any';
+  const fallback = positive(options?.passportScore, 'passportScore', true) > 0;
+  if (fallback) passportAccess(options ?? {}, name);
+  // A space outside the hub chain: getSnapshots (inside human-id) reads the snapshot block to map
+  // it to the hub chain, and the Passport time is that block's; one read serves both.
+  const hub = options?.sandbox === true ? '84532' : '10';
+  const blocks = {};
+  const space = network === hub ? provider : Object.create(provider);
+  if (space !== provider) {
+    space.getBlock = (tag) =>
+      (blocks[tag] = blocks[tag] || provider.getBlock(tag));
+  }
+  const humans = await verifyHumans(
+    network,
+    space,
+    addresses,
+    { ...options, credentials, match },
+    snapshot
+  );
+  const unverified = Object.keys(humans.voters).filter(
+    (address) => humans.voters[address].verified !== true
+  );
+  let passport = {};
+  if (fallback && unverified.length > 0) {
+    // The Passport score as it stood at the snapshot block's time: the hub block's when the space
+    // is on the hub chain (the same block), else the snapshot block's on the space's network.
+    const at =
+      humans.block.chainId === Number(network)
+        ? humans.block.timestamp
+        : await snapshotTime(space, snapshot, name);
+    passport = await passportVerdicts(unverified, options ?? {}, at, name);
+  }
+  return Object.fromEntries(
+    Object.entries(humans.voters).map(([address, voter]) => {
+      const verdicts = [
+        ...Object.entries(voter.credentials).map(([credential, judged]) => ({
+          address,
+          credential,
+          valid: judged.valid,
+          expiresAt: null
+        })),
+        ...(passport[address] ? [passport[address]] : [])
+      ];
+      const decision = applyFallbackPolicy({
+        verdicts,
+        credentials,
+        match,
+        passport: fallback
+      });
+      return [
+        address,
+        { eligible: decision.eligible, method: decision.method }
+      ];
+    })
+  );
+}
 
-export const author = 'personhood-dao'
-export const version = '0.1.0'
-
-/** The definition, for the explicit-context form: `runStrategy(definition, { ..., context })`. */
-export const definition = humanVerificationStrategy
-
-/** score-api's `strategy(space, network, provider, addresses, options, snapshot)`. */
-export const strategy = createScoreApiStrategy(humanVerificationStrategy, () => readStrategyEnvironment(process.env))
+export async function strategy(
+  space,
+  network,
+  provider,
+  addresses,
+  options,
+  snapshot
+): Promise<Record<string, number>> {
+  const verifiedScore = positive(options?.verifiedScore, 'verifiedScore');
+  const passportScore = positive(options?.passportScore, 'passportScore', true);
+  if (addresses.length === 0) return {};
+  const voters = await verifyHumansOrPassport(
+    network,
+    provider,
+    addresses,
+    options,
+    snapshot
+  );
+  return Object.fromEntries(
+    addresses.map((address) => {
+      const voter = voters[getAddress(address)];
+      const score = !voter.eligible
+        ? 0
+        : voter.method === 'passport'
+        ? passportScore
+        : verifiedScore;
+      return [getAddress(address), score];
+    })
+  );
+}

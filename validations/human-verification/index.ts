@@ -1,30 +1,32 @@
-/**
- * human-verification validation: only addresses that pass the human-verification rule at the
- * snapshot may vote or propose (a Human ID credential, else a passing Passport score). The rule is
- * the `personhood` package's (`humanVerificationStrategy`, judged by `validateWithStrategy`); this
- * module binds it to score-api's Validation class, its providers and the score server's
- * environment (HUMAN_ID_* and PASSPORT_* variables).
- */
-import { humanVerificationStrategy, readStrategyEnvironment, validateWithStrategy } from 'personhood'
-import { getProvider } from '../../utils'
-import Validation from '../validation'
+import { getProvider, getScoresDirect } from '../../utils';
+import Validation from '../validation';
 
 export default class extends Validation {
-  public id = 'human-verification'
-  public github = 'personhood-dao'
-  public version = '0.1.0'
-  public title = 'Human verification'
-  public description = 'Only verified humans may vote or propose: a Human ID credential at the snapshot, else a passing Passport score.'
+  public id = 'human-verification';
+  public github = 'personhood-dao';
+  public version = '1.0.0';
+  public title = 'Human verification';
+  public description =
+    'Only verified humans may vote or propose: a Human ID credential at the snapshot, else a passing Passport score.';
 
+  // The author passes when the human-verification strategy scores it above 0 at the snapshot. A
+  // malformed author does not pass (the Validation class checks it first); a source that fails
+  // throws, so nobody is turned away because a service was down.
   protected async doValidate(customAuthor: string): Promise<boolean> {
-    return validateWithStrategy({
-      definition: humanVerificationStrategy,
-      author: customAuthor,
-      network: this.network,
-      provider: getProvider(this.network),
-      snapshot: this.snapshot ?? 'latest',
-      params: this.params,
-      context: readStrategyEnvironment(process.env),
-    })
+    const [scores] = await getScoresDirect(
+      this.space,
+      [
+        {
+          name: 'human-verification',
+          network: this.network,
+          params: this.params
+        }
+      ],
+      this.network,
+      getProvider(this.network),
+      [customAuthor],
+      this.snapshot || 'latest'
+    );
+    return Object.values(scores).some((score) => score > 0);
   }
 }

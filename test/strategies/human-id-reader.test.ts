@@ -1,0 +1,386 @@
+/**
+ * The score-api folder `strategies/human-id`: its deployless reader (reader.sol, compiled into
+ * index.ts) against the in-process EVM with the Human ID contracts, and its verdicts against the
+ * library's `verifyCredentials` at the same block, voter by voter and credential by credential:
+ * valid, expired, revoked, wrong issuer, action and recipient, short public values, the zk-passport
+ * SBT, the permanent stores, clean hands (valid, expired, revoked before and after the block, not
+ * on chain, made for someone else, malformed). The index is the reference server's, in process.
+ *
+ * The folder runs as score-api lays it out (`src/strategies/utils.ts` and
+ * `src/strategies/strategies/human-id/`), in a temp copy with a small `utils.ts` of this test's:
+ * `getProvider` is an ethers v5 provider on the local chain, `customFetch` reaches the index app,
+ * and every request is counted.
+ */
+import { Web3Provider } from '@ethersproject/providers'
+import { createPublicClient, custom, type Address } from 'viem'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { optimismNetwork } from '../../src/chain/constants.js'
+import { createAttestationIndexClient } from '../../src/clients/attestation-index.js'
+import { createAttestationIndexApp } from '../../src/server/routes/attestation-index.js'
+import { verifyCredentials } from '../../src/verify/credentials.js'
+import type { AttestationRow } from '../../src/world/types.js'
+import { compileReader, readerCodeInModule } from '../../scripts/strategy-reader.js'
+import { TestChain, type Eip1193 } from '../chain/harness.js'
+import { attesterLower, freshAddress } from '../chain/helpers.js'
+import { layHumanIdFolder, type HumanIdFolder } from './human-id-layout.js'
+
+const day = 86_400n
+const credentials = ['gov-id', 'phone', 'biometrics', 'clean-hands'] as const
+let layout: Awaited<ReturnType<typeof layHumanIdFolder>>
+
+let chain: TestChain
+let snapshot: bigint
+const rows: AttestationRow[] = []
+/** Each voter with the reasons the story gives it (credentials not named: none). */
+const story: { address: Address; expected: Partial<Record<(typeof credentials)[number], string>> }[] = []
+
+/** What the folder's requests were, by kind. */
+const requests = { rpc: {} as Record<string, number>, index: 0, snapshots: 0 }
+let indexDown = false
+let chainDown = false
+let blockfinderDown = false
+
+function resetCounts() {
+  requests.rpc = {}
+  requests.index = 0
+  requests.snapshots = 0
+}
+
+function counted(provider: Eip1193): Eip1193 {
+  return {
+    request: async (args: { method: string; params?: unknown }) => {
+      requests.rpc[args.method] = (requests.rpc[args.method] ?? 0) + 1
+      if (chainDown) throw new Error('connection refused')
+      return provider.request(args as never)
+    },
+  } as Eip1193
+}
+
+/** An ethers v5 provider that knows its chain (as snapshot.js's StaticJsonRpcProvider does). */
+class StaticProvider extends Web3Provider {
+  override detectNetwork() {
+    return Promise.resolve({ chainId: 10, name: 'optimism' })
+  }
+}
+
+const indexApp = createAttestationIndexApp({ attestations: () => rows })
+const indexFetch = async (input: string, init?: RequestInit) => {
+  requests.index++
+  if (indexDown) return new Response('upstream down', { status: 502 })
+  return indexApp.fetch(new Request(input, init))
+}
+
+function indexRow(attestationId: bigint, address: Address, validUntil: bigint, fields: Partial<AttestationRow> = {}): AttestationRow {
+  return {
+    attestationId: `0x${attestationId.toString(16)}`,
+    address,
+    fullSchemaId: 'onchain_evm_10_0x8',
+    schemaId: '0x8',
+    attester: attesterLower,
+    isReceiver: true,
+    revoked: false,
+    validUntil: validUntil.toString(),
+    attestTimestamp: 1_740_000_000_000 + Number(attestationId),
+    recipients: [address],
+    kind: 'valid',
+    ...fields,
+  }
+}
+
+/** A fresh load of the folder (a cold module cache). */
+const load = (): Promise<HumanIdFolder> => layout.load()
+
+const indexUrl = process.env.ATTESTATION_INDEX_URL
+
+beforeAll(async () => {
+  process.env.ATTESTATION_INDEX_URL = 'http://index.local'
+  chain = await TestChain.start()
+  ;(globalThis as Record<string, unknown>).__humanIdTest = {
+    provider: () => new StaticProvider(counted(chain.provider) as never, 10),
+    fetch: indexFetch,
+    snapshots: async (network: string, block: number | string, _provider: unknown, networks: string[]) => {
+      requests.snapshots++
+      if (blockfinderDown) throw new Error('blockfinder timed out')
+      return Object.fromEntries(networks.map((n) => [n, block === 'latest' ? 'latest' : Number(snapshot)]))
+    },
+  }
+  layout = await layHumanIdFolder(
+    'human-id-reader',
+    [
+      '// score-api utils as far as human-id needs them, answered by this test',
+      'const test = (globalThis as any).__humanIdTest;',
+      'export const getProvider = (network: string) => { if (network !== "10") throw new Error(`no provider for ${network}`); return test.provider(); };',
+      'export const customFetch = (url: string, init: any, timeout: number) => test.fetch(url, init);',
+      'export const getSnapshots = (...args: any[]) => test.snapshots(...args);',
+      '',
+    ].join('\n'),
+  )
+
+  const { timestamp } = await chain.latest()
+  const future = timestamp + 365n * day
+  const voter = (expected: (typeof story)[number]['expected']) => {
+    const address = freshAddress()
+    story.push({ address, expected })
+    return address
+  }
+  const govId = optimismNetwork.circuitIds['gov-id']
+  await chain.issueSBT(voter({ 'gov-id': 'valid' }), 'gov-id', { expiry: future })
+  await chain.issueSBT(voter({ 'gov-id': 'expired' }), 'gov-id', { expiry: timestamp + 500n })
+  const revoked = voter({ 'gov-id': 'revoked' })
+  await chain.issueSBT(revoked, 'gov-id', { expiry: future })
+  await chain.revokeSBT(revoked, 'gov-id')
+  await chain.issueSBT(voter({ 'gov-id': 'wrong-issuer' }), 'gov-id', { expiry: future, issuer: 5n })
+  await chain.issueSBT(voter({ 'gov-id': 'wrong-action' }), 'gov-id', { expiry: future, actionId: 42n })
+  const borrowed = voter({ 'gov-id': 'wrong-recipient' })
+  await chain.setSBT(borrowed, govId, future, [future, BigInt(freshAddress()), 123456789n, 0n, optimismNetwork.issuers['gov-id']])
+  await chain.setSBT(voter({ 'gov-id': 'wrong-issuer' }), govId, future, [future, 0n, 123456789n])
+  await chain.issueSBT(voter({ 'gov-id': 'valid' }), 'zk-passport', { expiry: future })
+  const legacy = voter({ 'gov-id': 'legacy' })
+  await chain.setLegacyUnique('gov-id', legacy, 123456789n)
+  const expiredThenStore = voter({ 'gov-id': 'legacy' })
+  await chain.issueSBT(expiredThenStore, 'gov-id', { expiry: timestamp + 500n })
+  await chain.setLegacyUnique('gov-id', expiredThenStore, 123456789n)
+  const bothBad = voter({ 'gov-id': 'expired' })
+  await chain.issueSBT(bothBad, 'gov-id', { expiry: timestamp + 500n })
+  await chain.issueSBT(bothBad, 'zk-passport', { expiry: future })
+  await chain.revokeSBT(bothBad, 'zk-passport')
+  await chain.issueSBT(voter({ 'gov-id': 'wrong-issuer' }), 'zk-passport', { expiry: future, issuer: 7n })
+  await chain.issueSBT(voter({ phone: 'valid' }), 'phone', { expiry: future })
+  const phoneStore = voter({ phone: 'legacy' })
+  await chain.setLegacyUnique('phone', phoneStore, 123456789n)
+  const otherAction = voter({})
+  await chain.setLegacyUnique('phone', otherAction, 42n)
+  await chain.setLegacyUnique('gov-id', otherAction, 42n)
+  await chain.issueSBT(voter({ biometrics: 'valid' }), 'biometrics', { expiry: future })
+  const bioRevoked = voter({ biometrics: 'revoked' })
+  await chain.issueSBT(bioRevoked, 'biometrics', { expiry: future })
+  await chain.revokeSBT(bioRevoked, 'biometrics')
+  const all = voter({ 'gov-id': 'valid', phone: 'valid', biometrics: 'valid', 'clean-hands': 'valid' })
+  for (const circuit of ['gov-id', 'phone', 'biometrics'] as const) await chain.issueSBT(all, circuit, { expiry: future })
+
+  let id = 0x7000n
+  const attest = async (address: Address, options: { validUntil?: bigint; onchain?: boolean; row?: Partial<AttestationRow> } = {}) => {
+    const attestationId = id++
+    const validUntil = options.validUntil ?? future
+    if (options.onchain !== false) await chain.attest({ attestationId, recipient: address, validUntil })
+    rows.push(indexRow(attestationId, address, validUntil, options.row))
+    return attestationId
+  }
+  await attest(all)
+  await attest(voter({ 'clean-hands': 'valid' }))
+  // The recipient written in capitals with a 0X prefix: the same address to both readers.
+  const shouting = voter({ 'clean-hands': 'valid' })
+  rows.push(indexRow(id, shouting, future))
+  await chain.attest({ attestationId: id++, recipient: `0X${shouting.slice(2).toUpperCase()}`, validUntil: future })
+  await attest(voter({ 'clean-hands': 'expired' }), { validUntil: timestamp + 500n })
+  await attest(voter({ 'clean-hands': 'none' }), { onchain: false })
+  await chain.revokeAttestation(await attest(voter({ 'clean-hands': 'revoked' })))
+  const revokedLater = voter({ 'clean-hands': 'valid', 'gov-id': 'valid' })
+  const later = await attest(revokedLater)
+  await chain.issueSBT(revokedLater, 'gov-id', { expiry: future })
+  const impostor = voter({ 'clean-hands': 'wrong-recipient' })
+  rows.push(indexRow(id, impostor, future))
+  await chain.attest({ attestationId: id++, recipient: freshAddress(), validUntil: future })
+  await attest(voter({ 'clean-hands': 'malformed' }), { row: { revoked: 'no' as unknown as boolean } })
+  // Another schema: the listing by schema never names it.
+  await attest(voter({ 'clean-hands': 'none' }), { row: { fullSchemaId: 'onchain_evm_10_0x80' } })
+  voter({})
+
+  snapshot = (await chain.mine(timestamp + 1000n)).blockNumber
+  // After the block: what a past snapshot must not see.
+  await chain.revokeAttestation(later)
+  ;(rows.find((row) => row.attestationId === `0x${later.toString(16)}`) as AttestationRow).revoked = true
+  await chain.revokeSBT(revokedLater, 'gov-id')
+  // Others' attestations: the listing is two pages long.
+  for (let i = 0; i < 120; i++) rows.push(indexRow(id++, freshAddress(), future))
+})
+
+afterAll(async () => {
+  if (indexUrl === undefined) delete process.env.ATTESTATION_INDEX_URL
+  else process.env.ATTESTATION_INDEX_URL = indexUrl
+  await layout.remove()
+  delete (globalThis as Record<string, unknown>).__humanIdTest
+})
+
+function library(addresses: readonly Address[], blockNumber = snapshot) {
+  const index = createAttestationIndexClient({ baseUrl: 'http://index.local', retry: false, fetch: async (input, init) => indexApp.fetch(new Request(input, init)) })
+  return verifyCredentials({
+    client: createPublicClient({ transport: custom(chain.provider) }),
+    network: 10,
+    addresses,
+    credentials: [...credentials],
+    blockNumber,
+    attestationIndex: index,
+  })
+}
+
+describe('strategies/human-id reader', () => {
+  it('index.ts carries the creation code solc compiles from reader.sol', async () => {
+    expect(await readerCodeInModule()).toBe(await compileReader())
+  })
+
+  it('every verdict equals verifyCredentials at the same block, and the story', async () => {
+    const folderModule = await load()
+    const addresses = story.map((entry) => entry.address)
+    const ours = await folderModule.verifyHumans('10', new StaticProvider(counted(chain.provider) as never, 10), addresses, { credentials }, Number(snapshot))
+    const theirs = await library(addresses)
+    expect(ours.block).toEqual({ number: Number(snapshot), timestamp: Number(theirs.blockTimestamp), chainId: 10 })
+    for (const { address, expected } of story) {
+      const checksummed = Object.keys(ours.voters).find((key) => key.toLowerCase() === address.toLowerCase()) as string
+      const mine = ours.voters[checksummed]!.credentials
+      const reference = theirs.results[address.toLowerCase() as Address]!
+      for (const credential of credentials) {
+        expect({ address, credential, ...mine[credential] }).toEqual({
+          address,
+          credential,
+          valid: reference[credential].valid,
+          reason: reference[credential].reason,
+        })
+        expect({ address, credential, reason: mine[credential]!.reason }).toEqual({ address, credential, reason: expected[credential] ?? 'none' })
+      }
+    }
+  })
+
+  it('1,200 voters: chunks under the gas plan (3 calls at one block), verdicts still equal to the library', async () => {
+    const { verifyHumans } = await load()
+    const addresses = [...Array.from({ length: 600 }, () => freshAddress()), ...story.map((entry) => entry.address)]
+    while (addresses.length < 1_200) addresses.push(freshAddress())
+    resetCounts()
+    const ours = await verifyHumans('10', new StaticProvider(counted(chain.provider) as never, 10), addresses, { credentials: ['gov-id', 'phone', 'biometrics'] }, Number(snapshot))
+    expect(requests).toEqual({ rpc: { eth_call: 3 }, index: 0, snapshots: 0 })
+    const theirs = await verifyCredentials({
+      client: createPublicClient({ transport: custom(chain.provider) }),
+      network: 10,
+      addresses,
+      credentials: ['gov-id', 'phone', 'biometrics'],
+      blockNumber: snapshot,
+    })
+    const simplify = (entry: Record<string, { valid: boolean; reason: string }>) =>
+      Object.fromEntries(Object.entries(entry).map(([credential, verdict]) => [credential, `${verdict.valid} ${verdict.reason}`]))
+    expect(Object.fromEntries(Object.entries(ours.voters).map(([address, voter]) => [address.toLowerCase(), simplify(voter.credentials)]))).toEqual(
+      Object.fromEntries(Object.entries(theirs.results).map(([address, entry]) => [address, simplify(entry)])),
+    )
+    expect(Object.values(ours.voters).filter((voter) => voter.verified)).toHaveLength(
+      story.filter((entry) => ['valid', 'legacy'].some((ok) => [entry.expected['gov-id'], entry.expected.phone, entry.expected.biometrics].includes(ok))).length,
+    )
+  }, 180_000)
+
+  it('a single voter costs 2 requests with clean hands (the recipient listing, one eth_call), 1 without', async () => {
+    const { strategy } = await load()
+    const [first] = story.filter((entry) => entry.expected['clean-hands'] === 'valid')
+    const provider = new StaticProvider(counted(chain.provider) as never, 10)
+    resetCounts()
+    const scores = await strategy('space.eth', '10', provider, [first!.address], { credentials: ['clean-hands'], score: 3 }, Number(snapshot))
+    expect(Object.values(scores)).toEqual([3])
+    expect(requests).toEqual({ rpc: { eth_call: 1 }, index: 1, snapshots: 0 })
+    resetCounts()
+    await strategy('space.eth', '10', provider, [first!.address], { credentials: ['gov-id', 'phone', 'biometrics'] }, Number(snapshot))
+    expect(requests).toEqual({ rpc: { eth_call: 1 }, index: 0, snapshots: 0 })
+  })
+
+  it('many voters: the whole listing cold (2 pages), only its first page warm, and new rows are seen', async () => {
+    const { strategy } = await load()
+    const provider = new StaticProvider(counted(chain.provider) as never, 10)
+    const addresses = story.map((entry) => entry.address)
+    resetCounts()
+    const cold = await strategy('space.eth', '10', provider, addresses, { credentials }, Number(snapshot))
+    expect(requests).toEqual({ rpc: { eth_call: 1 }, index: 2, snapshots: 0 })
+    resetCounts()
+    const warm = await strategy('space.eth', '10', provider, addresses, { credentials }, Number(snapshot))
+    expect(warm).toEqual(cold)
+    expect(requests).toEqual({ rpc: { eth_call: 1 }, index: 1, snapshots: 0 })
+    // A new attestation for a voter with none: the warm call reads the first page and finds it.
+    const nobody = story.find((entry) => Object.keys(entry.expected).length === 0)!.address
+    const { timestamp } = await chain.latest()
+    await chain.attest({ attestationId: 0x9000n, recipient: nobody, validUntil: timestamp + 365n * day })
+    rows.push(indexRow(0x9000n, nobody, timestamp + 365n * day, { attestTimestamp: 1_800_000_000_000 }))
+    resetCounts()
+    const after = await strategy('space.eth', '10', provider, addresses, { credentials: ['clean-hands'] }, 'latest')
+    expect(requests).toEqual({ rpc: { eth_call: 1 }, index: 1, snapshots: 0 })
+    expect(Object.entries(after).find(([key]) => key.toLowerCase() === nobody.toLowerCase())?.[1]).toBe(1)
+    rows.pop()
+  })
+
+  it('a long listing: few voters read it per voter; a call needing over 51 index requests throws naming the cost', async () => {
+    const { timestamp } = await chain.latest()
+    const before = rows.length
+    for (let i = 0; i < 5_100; i++) rows.push(indexRow(0x100000n + BigInt(i), freshAddress(), timestamp + day))
+    try {
+      const { strategy } = await load()
+      const provider = new StaticProvider(counted(chain.provider) as never, 10)
+      const holders = story.filter((entry) => entry.expected['clean-hands'] === 'valid').map((entry) => entry.address)
+      resetCounts()
+      const scores = await strategy('space.eth', '10', provider, holders, { credentials: ['clean-hands'] }, Number(snapshot))
+      expect(holders.length).toBeGreaterThan(1)
+      expect(Object.values(scores)).toEqual(holders.map(() => 1))
+      expect(requests).toEqual({ rpc: { eth_call: 1 }, index: 1 + holders.length, snapshots: 0 })
+      const many = Array.from({ length: 60 }, () => freshAddress())
+      await expect(strategy('space.eth', '10', provider, many, { credentials: ['clean-hands'] }, Number(snapshot))).rejects.toThrow(
+        'human-id: clean hands for 60 voters needs 53 requests to the attestation index (its listing holds 5228 attestations); a call makes at most 51. Ask for fewer voters, or serve the strategy from the personhood strategy server (docs/strategy-server.md), which keeps the listing',
+      )
+    } finally {
+      rows.splice(before)
+    }
+  })
+
+  it('a space on another network: the hub block through getSnapshots, the hub provider from getProvider', async () => {
+    const { strategy } = await load()
+    const addresses = story.map((entry) => entry.address)
+    const elsewhere = { request: () => Promise.reject(new Error('the space provider is not the hub chain')) }
+    resetCounts()
+    const scores = await strategy('space.eth', '1', elsewhere, addresses, { credentials: ['gov-id', 'phone'], match: 'all' }, 21_000_000)
+    expect(requests).toEqual({ rpc: { eth_call: 1 }, index: 0, snapshots: 1 })
+    const both = story.filter((entry) => ['valid', 'legacy'].includes(entry.expected['gov-id'] ?? '') && ['valid', 'legacy'].includes(entry.expected.phone ?? ''))
+    expect(Object.keys(scores).filter((key) => scores[key]! > 0).map((key) => key.toLowerCase())).toEqual(both.map((entry) => entry.address.toLowerCase()))
+  })
+
+  it('sandbox: the Base Sepolia hub through the space provider on 84532 (no permanent store, no clean hands)', async () => {
+    const sandbox = await TestChain.start({ chainId: 84532 })
+    const { timestamp } = await sandbox.latest()
+    const [holder, other] = [freshAddress(), freshAddress()]
+    await sandbox.issueSBT(holder!, 'gov-id', { expiry: timestamp + day })
+    const block = (await sandbox.mine(timestamp + 10n)).blockNumber
+    class SandboxProvider extends Web3Provider {
+      override detectNetwork() {
+        return Promise.resolve({ chainId: 84532, name: 'base-sepolia' })
+      }
+    }
+    const { strategy, verifyHumans } = await load()
+    const provider = new SandboxProvider(counted(sandbox.provider) as never, 84532)
+    resetCounts()
+    const scores = await strategy('space.eth', '84532', provider, [holder, other], { sandbox: true }, Number(block))
+    expect(Object.values(scores)).toEqual([1, 0])
+    expect(requests).toEqual({ rpc: { eth_call: 1 }, index: 0, snapshots: 0 })
+    const answer = await verifyHumans('84532', provider, [other], { sandbox: true, credentials: ['gov-id', 'phone'] }, Number(block))
+    expect(Object.values(answer.voters)[0]!.credentials).toEqual({ 'gov-id': { valid: false, reason: 'none' }, phone: { valid: false, reason: 'none' } })
+    expect(answer.block.chainId).toBe(84532)
+    await expect(strategy('space.eth', '84532', provider, [holder], { sandbox: true, credentials: ['clean-hands'] }, Number(block))).rejects.toThrow(
+      'human-id: clean-hands lives on Optimism, not the sandbox',
+    )
+  })
+
+  it('a source that fails is an Error naming it, never a 0', async () => {
+    const { strategy } = await load()
+    const provider = new StaticProvider(counted(chain.provider) as never, 10)
+    const addresses = story.map((entry) => entry.address)
+    indexDown = true
+    await expect(strategy('space.eth', '10', provider, addresses, { credentials: ['clean-hands'] }, Number(snapshot))).rejects.toThrow(
+      'human-id: attestation index http://index.local answered 502 without rows',
+    )
+    indexDown = false
+    chainDown = true
+    await expect(strategy('space.eth', '10', provider, addresses, { credentials: ['gov-id'] }, Number(snapshot))).rejects.toThrow(
+      /^human-id: Human ID contracts on chain 10 at block \d+ failed: /,
+    )
+    chainDown = false
+    blockfinderDown = true
+    await expect(strategy('space.eth', '1', provider, addresses, { credentials: ['gov-id'] }, 21_000_000)).rejects.toThrow(
+      'human-id: getSnapshots (blockfinder) failed to map block 21000000 of network 1 to network 10: blockfinder timed out',
+    )
+    blockfinderDown = false
+    await expect(strategy('space.eth', '10', provider, addresses, { credentials: ['passport'] }, Number(snapshot))).rejects.toThrow(
+      'human-id: credentials must be some of gov-id,phone,biometrics,clean-hands',
+    )
+  })
+})
+
