@@ -28,11 +28,28 @@ export { defaultActionId }
 /** The public Human ID service (`{verification_url}`). */
 export const defaultHumanIdBaseUrl = 'https://api.holonym.io'
 
-/** Where the spec puts E4-E6 (our reference server follows it). */
+/** Where the spec puts E4-E6 (our reference server follows it): the default path on any host but the public one. */
 export const defaultVotingStrategyPath = '/voting-strategies/sybil-resistance'
 
-/** Where the public service serves E4-E6 (docs/interface.md §4): pass it as `votingStrategyPath` to talk to it. */
+/**
+ * Where the public service serves E4-E6 (docs/interface.md §4). A client of the public host
+ * (`https://api.holonym.io`) calls this path unless given another `votingStrategyPath`: the spec's
+ * path does not exist there.
+ */
 export const publicVotingStrategyPath = '/snapshot-strategies/sybil-resistance'
+
+/** The E4-E6 path for a base URL: the public service's on the public host, else the spec's. */
+function votingStrategyPathFor(baseUrl: string): string {
+  let url: URL
+  try {
+    url = new URL(baseUrl)
+  } catch {
+    return defaultVotingStrategyPath
+  }
+  const publicHost = new URL(defaultHumanIdBaseUrl)
+  const onPublicHost = url.protocol === publicHost.protocol && url.host.toLowerCase() === publicHost.host && /^\/*$/.test(url.pathname)
+  return onPublicHost ? publicVotingStrategyPath : defaultVotingStrategyPath
+}
 
 /** Longest request URL E4-E6 send by default; longer address lists are split into several requests. */
 export const defaultMaxUrlLength = 8000
@@ -47,7 +64,10 @@ export type SnapshotBlock = bigint | number | 'latest'
 export type CreateHumanIdClientParameters = TransportOptions & {
   /** Default `https://api.holonym.io`. */
   baseUrl?: string | undefined
-  /** Path of E4-E6 without the credential. Default `/voting-strategies/sybil-resistance` (the spec's); the public service uses {@link publicVotingStrategyPath}. */
+  /**
+   * Path of E4-E6 without the credential. Default: {@link publicVotingStrategyPath} on the public
+   * host (`https://api.holonym.io`), the spec's `/voting-strategies/sybil-resistance` on any other.
+   */
   votingStrategyPath?: string | undefined
   /** Longest URL one E4-E6 request may have, in characters. Default 8,000. */
   maxUrlLength?: number | undefined
@@ -80,20 +100,21 @@ export type HumanIdClient = HumanIdContext & {
 /**
  * Creates a client of the Human ID verification service (interface E1-E7).
  *
- * @param config `baseUrl` (default `https://api.holonym.io`), `votingStrategyPath` (default the
- * spec's `/voting-strategies/sybil-resistance`), `maxUrlLength` (default 8,000) and the transport
+ * @param config `baseUrl` (default `https://api.holonym.io`), `votingStrategyPath` (default: the
+ * public service's `/snapshot-strategies/sybil-resistance` on the public host, the spec's
+ * `/voting-strategies/sybil-resistance` on any other), `maxUrlLength` (default 8,000) and the transport
  * options (`fetch`, `timeoutMs`, `retry`, `concurrency`, `sleep`, `headers`).
  * @throws {InvalidParameterError} for a `baseUrl` that is not http(s), a `votingStrategyPath` that
  * does not start with `/`, or a `maxUrlLength` below 200.
  * @example
- * import { createHumanIdClient, publicVotingStrategyPath } from 'personhood'
- * const humanId = createHumanIdClient({ votingStrategyPath: publicVotingStrategyPath })
+ * import { createHumanIdClient } from 'personhood'
+ * const humanId = createHumanIdClient() // E4-E6 at https://api.holonym.io/snapshot-strategies/sybil-resistance/...
  * const { result } = await humanId.getVerification({ credential: 'gov-id', user: '0x52908400098527886E0F7030069857D2E4169EE7' })
  */
 export function createHumanIdClient(config: CreateHumanIdClientParameters = {}): HumanIdClient {
   const {
     baseUrl = defaultHumanIdBaseUrl,
-    votingStrategyPath = defaultVotingStrategyPath,
+    votingStrategyPath = votingStrategyPathFor(baseUrl),
     maxUrlLength = defaultMaxUrlLength,
     ...transportOptions
   } = config

@@ -33,9 +33,18 @@ export async function verifyHumansOrPassport(
   const match = options?.match ?? 'any';
   const fallback = positive(options?.passportScore, 'passportScore', true) > 0;
   if (fallback) passportAccess(options ?? {}, name);
+  // A space outside the hub chain: getSnapshots (inside human-id) reads the snapshot block to map
+  // it to the hub chain, and the Passport time is that block's; one read serves both.
+  const hub = options?.sandbox === true ? '84532' : '10';
+  const blocks = {};
+  const space = network === hub ? provider : Object.create(provider);
+  if (space !== provider) {
+    space.getBlock = (tag) =>
+      (blocks[tag] = blocks[tag] || provider.getBlock(tag));
+  }
   const humans = await verifyHumans(
     network,
-    provider,
+    space,
     addresses,
     { ...options, credentials, match },
     snapshot
@@ -50,7 +59,7 @@ export async function verifyHumansOrPassport(
     const at =
       humans.block.chainId === Number(network)
         ? humans.block.timestamp
-        : await snapshotTime(provider, snapshot, name);
+        : await snapshotTime(space, snapshot, name);
     passport = await passportVerdicts(unverified, options ?? {}, at, name);
   }
   return Object.fromEntries(

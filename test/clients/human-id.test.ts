@@ -52,7 +52,7 @@ const strategyCase = (credential: 'gov-id' | 'phone' | 'biometrics', name: strin
   name,
   host,
   method: 'get' as const,
-  path: `/voting-strategies/sybil-resistance/${credential}`,
+  path: `/snapshot-strategies/sybil-resistance/${credential}`,
   query: { network: '10', snapshot: '128990123', addresses: `${user},${other}`, 'action-id': '123456789' },
   success: { body: { score: [{ address: userChecksummed, score: 1 }, { address: other, score: 0 }] } },
   invalidBody: { score: [{ address: user, score: 'yes' }] },
@@ -135,12 +135,12 @@ describe('getVotingStrategyScores', () => {
 
     // Independent arithmetic: the URL with one address, then 45 characters per further address
     // (`%2C`, the encoded comma, plus 42 characters of lower-case address).
-    const oneAddressUrl = `${host}/voting-strategies/sybil-resistance/gov-id?network=10&snapshot=128990123&addresses=0x${'0'.repeat(40)}&action-id=123456789`
+    const oneAddressUrl = `${host}/snapshot-strategies/sybil-resistance/gov-id?network=10&snapshot=128990123&addresses=0x${'0'.repeat(40)}&action-id=123456789`
     const perRequest = Math.floor((8000 - oneAddressUrl.length) / 45) + 1
     const expectedRequests = Math.ceil(2000 / perRequest)
     expect(expectedRequests).toBe(12)
 
-    nock(host).get('/voting-strategies/sybil-resistance/gov-id').query(true).times(expectedRequests).reply(strategyReply(verified, seen))
+    nock(host).get('/snapshot-strategies/sybil-resistance/gov-id').query(true).times(expectedRequests).reply(strategyReply(verified, seen))
     const scores = await client().getVotingStrategyScores({ credential: 'gov-id', snapshot: 128990123, addresses: inputs })
 
     expect(seen.urls).toHaveLength(expectedRequests)
@@ -154,9 +154,9 @@ describe('getVotingStrategyScores', () => {
   test('a smaller maxUrlLength gives more requests; URLs stay within it', async () => {
     const inputs = addresses(50, 1)
     const seen = { urls: [] as string[], asked: [] as string[][] }
-    nock(host).get('/voting-strategies/sybil-resistance/phone').query(true).times(50).reply(strategyReply(new Set(), seen))
+    nock(host).get('/snapshot-strategies/sybil-resistance/phone').query(true).times(50).reply(strategyReply(new Set(), seen))
     const scores = await client({ maxUrlLength: 600 }).getVotingStrategyScores({ credential: 'phone', snapshot: 'latest', addresses: inputs })
-    const oneAddressUrl = `${host}/voting-strategies/sybil-resistance/phone?network=10&snapshot=latest&addresses=0x${'0'.repeat(40)}&action-id=123456789`
+    const oneAddressUrl = `${host}/snapshot-strategies/sybil-resistance/phone?network=10&snapshot=latest&addresses=0x${'0'.repeat(40)}&action-id=123456789`
     const perRequest = Math.floor((600 - oneAddressUrl.length) / 45) + 1
     expect(seen.urls).toHaveLength(Math.ceil(50 / perRequest))
     for (const url of seen.urls) expect(url.length).toBeLessThanOrEqual(600)
@@ -178,7 +178,7 @@ describe('getVotingStrategyScores', () => {
       }
     }
     const seen = { urls: [] as string[], asked: [] as string[][] }
-    nock(host).get('/voting-strategies/sybil-resistance/gov-id').query(true).times(100).reply(strategyReply(new Set(), seen))
+    nock(host).get('/snapshot-strategies/sybil-resistance/gov-id').query(true).times(100).reply(strategyReply(new Set(), seen))
     await client({ maxUrlLength: 400, concurrency: 2, fetch: countingFetch }).getVotingStrategyScores({
       credential: 'gov-id',
       snapshot: 1n,
@@ -194,7 +194,7 @@ describe('getVotingStrategyScores', () => {
     const inputs = [a, b.toLowerCase(), upper, a.toLowerCase()]
     let asked: string | null = null
     nock(host)
-      .get('/voting-strategies/sybil-resistance/gov-id')
+      .get('/snapshot-strategies/sybil-resistance/gov-id')
       .query((query) => {
         asked = String(query.addresses)
         return true
@@ -208,7 +208,7 @@ describe('getVotingStrategyScores', () => {
   })
 
   test('an address missing from the answer is a ResponseValidationError, never a 0', async () => {
-    nock(host).get('/voting-strategies/sybil-resistance/gov-id').query(true).reply(200, { score: [{ address: user, score: 1 }] })
+    nock(host).get('/snapshot-strategies/sybil-resistance/gov-id').query(true).reply(200, { score: [{ address: user, score: 1 }] })
     const error = (await failure(
       client().getVotingStrategyScores({ credential: 'gov-id', snapshot: 7n, addresses: [user, other] }),
     )) as ResponseValidationError
@@ -217,7 +217,7 @@ describe('getVotingStrategyScores', () => {
     expect(error.message).toMatchInlineSnapshot(`
       "The response does not match the expected schema.
 
-      Request: GET https://api.holonym.io/voting-strategies/sybil-resistance/gov-id?network=10&snapshot=7&addresses=0x52908400098527886e0f7030069857d2e4169ee7,...(2 addresses)&action-id=123456789
+      Request: GET https://api.holonym.io/snapshot-strategies/sybil-resistance/gov-id?network=10&snapshot=7&addresses=0x52908400098527886e0f7030069857d2e4169ee7,...(2 addresses)&action-id=123456789
       Issues:
       - score: No score for 0x70997970c51812dc3a010c7d01b50e0d17dc79c8
 
@@ -235,7 +235,7 @@ describe('getVotingStrategyScores', () => {
     ]
     const expected = [/which was not asked/, /Expected 0 or 1 for 0x5290.*, got 2/, /answered twice, with 1 and 0/]
     for (const [index, body] of bodies.entries()) {
-      nock(host).get('/voting-strategies/sybil-resistance/gov-id').query(true).reply(200, body)
+      nock(host).get('/snapshot-strategies/sybil-resistance/gov-id').query(true).reply(200, body)
       const error = (await failure(
         client().getVotingStrategyScores({ credential: 'gov-id', snapshot: 7n, addresses: [user, other] }),
       )) as ResponseValidationError
@@ -248,7 +248,7 @@ describe('getVotingStrategyScores', () => {
     const inputs = addresses(20, 4)
     let call = 0
     nock(host)
-      .get('/voting-strategies/sybil-resistance/gov-id')
+      .get('/snapshot-strategies/sybil-resistance/gov-id')
       .query(true)
       .times(20)
       .reply((uri) => {
@@ -261,14 +261,29 @@ describe('getVotingStrategyScores', () => {
     expect(error).toBeInstanceOf(ResponseValidationError)
   })
 
-  test('the public service path is used when configured', async () => {
-    const scope = nock(host)
-      .get('/snapshot-strategies/sybil-resistance/phone')
-      .query({ network: '10', snapshot: '42', addresses: user, 'action-id': '123456789' })
-      .reply(200, { score: [{ address: user, score: 1 }] })
-    const humanId = client({ votingStrategyPath: publicVotingStrategyPath })
-    await expect(humanId.getVotingStrategyScores({ credential: 'phone', snapshot: 42, addresses: [user] })).resolves.toEqual({ [user]: 1 })
-    expect(scope.isDone()).toBe(true)
+  test('the public host is called at the public path; any other host at the spec path; an explicit path wins', async () => {
+    const reply = { score: [{ address: user, score: 1 }] }
+    const query = { network: '10', snapshot: '42', addresses: user, 'action-id': '123456789' }
+    const ask = (humanId: HumanIdClient) => humanId.getVotingStrategyScores({ credential: 'phone', snapshot: 42, addresses: [user] })
+    // The public host, however it is written: the public service's path, never the spec's (which it does not serve).
+    for (const baseUrl of [undefined, 'https://api.holonym.io', 'https://api.holonym.io/', 'https://API.holonym.io:443']) {
+      const scope = nock(host).get('/snapshot-strategies/sybil-resistance/phone').query(query).reply(200, reply)
+      await expect(ask(client(baseUrl === undefined ? {} : { baseUrl })), String(baseUrl)).resolves.toEqual({ [user]: 1 })
+      expect(scope.isDone(), String(baseUrl)).toBe(true)
+    }
+    // Another host (the reference server, a mirror): the spec's path.
+    const reference = nock('http://127.0.0.1:8787').get('/human-id/voting-strategies/sybil-resistance/phone').query(query).reply(200, reply)
+    await expect(ask(client({ baseUrl: 'http://127.0.0.1:8787/human-id' }))).resolves.toEqual({ [user]: 1 })
+    expect(reference.isDone()).toBe(true)
+    const mirror = nock('https://holonym.example').get('/voting-strategies/sybil-resistance/phone').query(query).reply(200, reply)
+    await expect(ask(client({ baseUrl: 'https://holonym.example' }))).resolves.toEqual({ [user]: 1 })
+    expect(mirror.isDone()).toBe(true)
+    // An explicit path is taken as given, on any host.
+    const explicit = nock('http://127.0.0.1:8787').get('/snapshot-strategies/sybil-resistance/phone').query(query).reply(200, reply)
+    await expect(ask(client({ baseUrl: 'http://127.0.0.1:8787', votingStrategyPath: publicVotingStrategyPath }))).resolves.toEqual({ [user]: 1 })
+    expect(explicit.isDone()).toBe(true)
+    expect(client().votingStrategyPath).toBe('/snapshot-strategies/sybil-resistance')
+    expect(client({ baseUrl: 'http://127.0.0.1:8787/human-id' }).votingStrategyPath).toBe('/voting-strategies/sybil-resistance')
     expect(() => client({ votingStrategyPath: 'snapshot-strategies' })).toThrow(InvalidParameterError)
   })
 
@@ -286,7 +301,7 @@ describe('getVotingStrategyScores', () => {
   test('network, snapshot and action id are checked and sent as decimal strings', async () => {
     const big = 2n ** 255n + 7n
     nock(host)
-      .get('/voting-strategies/sybil-resistance/biometrics')
+      .get('/snapshot-strategies/sybil-resistance/biometrics')
       .query({ network: '84532', snapshot: 'latest', addresses: user, 'action-id': big.toString() })
       .reply(200, { score: [{ address: user, score: 0 }] })
     await expect(

@@ -18,6 +18,15 @@ export function chainClockProvider(clock: { genesisTime: number; blockTimeSecond
     hash: keccak256(toHex(`block:${number}`)),
     parentHash: keccak256(toHex(`block:${number - 1n}`)),
     timestamp: numberToHex(BigInt(clock.genesisTime) + number * BigInt(clock.blockTimeSeconds)),
+    // The rest of a header, so that ethers v5 (snapshot.js's getProvider) can format the block.
+    gasLimit: '0x1c9c380',
+    gasUsed: '0x0',
+    baseFeePerGas: '0x0',
+    difficulty: '0x0',
+    nonce: '0x0000000000000000',
+    miner: '0x0000000000000000000000000000000000000000',
+    extraData: '0x',
+    transactions: [],
   })
   return {
     head,
