@@ -63,20 +63,9 @@ export function createProgram(): Command {
       }
       // Each command loads its modules when it runs, so `serve` starts without the clients.
       const { describeServe, startServe } = await import('./serve.js')
-      const running = await startServe(options)
-      for (const line of describeServe(running)) console.log(line)
-      const stop = (signal: string) => {
-        console.log(`\n${signal}: saving and stopping...`)
-        running.close().then(
-          () => process.exit(0),
-          (error: unknown) => {
-            console.error('personhood: could not save state on exit:', error)
-            process.exit(1)
-          },
-        )
-      }
-      process.once('SIGINT', () => stop('SIGINT'))
-      process.once('SIGTERM', () => stop('SIGTERM'))
+      const { runUntilSignal } = await import('./signals.js')
+      // The signal handlers are in place before the URL is printed (src/cli/signals.ts).
+      await runUntilSignal({ start: () => startServe(options), describe: describeServe })
     })
 
   program

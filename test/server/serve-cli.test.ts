@@ -146,6 +146,24 @@ describe('personhood serve (built bin, real port)', () => {
     }
   })
 
+  test('SIGTERM sent the moment the URL line is read still saves and exits 0', async () => {
+    const file = join(dataDir, 'signal-at-url.json')
+    const child = spawn(process.execPath, [join(root, 'bin/personhood.js'), 'serve', '--port', '0', '--seed', 'empty', '--data', file], { cwd: root })
+    let output = ''
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    child.stdout.on('data', (chunk: Buffer) => {
+      const first = !/listening on/.test(output)
+      output += chunk.toString()
+      if (first && /listening on/.test(output)) child.kill('SIGTERM')
+    })
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000)
+    const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.once('exit', (exitCode, exitSignal) => resolve([exitCode, exitSignal])))
+    clearTimeout(timer)
+    expect({ code, signal }).toEqual({ code: 0, signal: null })
+    expect(output).toContain('SIGTERM: saving and stopping...')
+    expect(loadStateFile(file)?.store.state.scorers).toEqual([])
+  }, 90_000)
+
   test('--seed empty starts with no scorers and a working generated key', async () => {
     const empty = await startBin(['--seed', 'empty'])
     try {

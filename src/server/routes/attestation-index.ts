@@ -128,23 +128,79 @@ export function pageAttestationListing(
   return onePage(matching, parameters, toListingRow)
 }
 
-/** The E8 route and the listing over a function returning the index rows; mount under the index base (`/attestation-index`). */
+/**
+ * The rows of the index grouped as E8 and the listing read them, each group newest first: by
+ * address (lower case), and the listed attestations by schema and attester, and by schema,
+ * attester and recipient. Built once per state of the rows; a page is then a slice of one group.
+ */
+export class AttestationIndex {
+  readonly #byAddress = new Map<string, AttestationRow[]>()
+  readonly #byListing = new Map<string, AttestationRow[]>()
+  readonly #byRecipient = new Map<string, AttestationRow[]>()
+
+  constructor(rows: readonly AttestationRow[]) {
+    // One sort of every row: each group keeps that order.
+    const keyed = rows.map((row) => ({ row, id: attestationNumber(row.attestationId) }))
+    keyed.sort((a, b) => (a.row.attestTimestamp !== b.row.attestTimestamp ? b.row.attestTimestamp - a.row.attestTimestamp : a.id === b.id ? 0 : a.id < b.id ? 1 : -1))
+    const listed = new Map<string, AttestationRow>()
+    for (const { row } of keyed) {
+      push(this.#byAddress, row.address.toLowerCase(), row)
+      const id = row.attestationId.toLowerCase()
+      const seen = listed.get(id)
+      if (!seen || (!seen.isReceiver && row.isReceiver)) listed.set(id, row)
+    }
+    for (const { row } of keyed) {
+      if (listed.get(row.attestationId.toLowerCase()) !== row) continue
+      const key = listingKey(row.fullSchemaId, row.attester)
+      push(this.#byListing, key, row)
+      for (const recipient of new Set(row.recipients.map((entry) => entry.toLowerCase()))) push(this.#byRecipient, `${key}\n${recipient}`, row)
+    }
+  }
+
+  /** One page of an address's rows, newest first (as {@link pageAttestations}). */
+  page(parameters: { address: string; page: number; size: number }): AttestationPage {
+    return onePage(this.#byAddress.get(parameters.address.toLowerCase()) ?? [], parameters, toIndexRow)
+  }
+
+  /** One page of the listing by schema and attester, optionally naming `recipient` (as {@link pageAttestationListing}). */
+  listing(parameters: { schemaId: string; attester: string; recipient?: string | undefined; page: number; size: number }): AttestationListingPage {
+    const key = listingKey(parameters.schemaId, parameters.attester)
+    const rows = parameters.recipient === undefined ? this.#byListing.get(key) : this.#byRecipient.get(`${key}\n${parameters.recipient.toLowerCase()}`)
+    return onePage(rows ?? [], parameters, toListingRow)
+  }
+}
+
+function listingKey(schemaId: string, attester: string): string {
+  return `${schemaId}\n${attester.toLowerCase()}`
+}
+
+function push<value>(groups: Map<string, value[]>, key: string, item: value): void {
+  const group = groups.get(key)
+  if (group) group.push(item)
+  else groups.set(key, [item])
+}
+
+/**
+ * The E8 route and the listing over a function returning the index rows; mount under the index
+ * base (`/attestation-index`). Both answer from an {@link AttestationIndex} built once per
+ * `revision` (a number that changes whenever the rows do); without one, once per array of rows and
+ * length (a source that edits rows in place must give a revision).
+ */
 export function createAttestationIndexApp(source: { attestations: () => readonly AttestationRow[]; revision?: () => number }): Hono {
   const app = new Hono()
   app.onError(answerError)
-  // The listing sorts every attestation: once per revision of the rows.
-  let listed: { rows: readonly AttestationRow[]; revision: number | undefined; sorted: AttestationRow[] } | undefined
-  const listing = () => {
+  let built: { rows: readonly AttestationRow[]; length: number; revision: number | undefined; index: AttestationIndex } | undefined
+  const index = () => {
     const rows = source.attestations()
     const revision = source.revision?.()
-    if (!listed || listed.rows !== rows || listed.revision !== revision || revision === undefined) {
-      listed = { rows, revision, sorted: listedAttestations(rows) }
+    if (!built || built.rows !== rows || built.length !== rows.length || built.revision !== revision) {
+      built = { rows, length: rows.length, revision, index: new AttestationIndex(rows) }
     }
-    return listed.sorted
+    return built.index
   }
   app.get('/api/index/attestations', (c) => {
     const query = parseQuery(c, attestationListingQuerySchema, 'plain')
-    return c.json(pageAttestationListing(listing(), query))
+    return c.json(index().listing(query))
   })
   app.get('/api/scan/addresses/:address/attestations', (c) => {
     const address = c.req.param('address')
@@ -152,7 +208,7 @@ export function createAttestationIndexApp(source: { attestations: () => readonly
       throw new HttpError(400, 'Invalid address: expected 0x followed by 40 hex characters.')
     }
     const query = parseQuery(c, attestationIndexQuerySchema, 'plain')
-    return c.json(pageAttestations(source.attestations(), { address, ...query }))
+    return c.json(index().page({ address, ...query }))
   })
   return app
 }
@@ -164,5 +220,5 @@ export function createAttestationIndexApp(source: { attestations: () => readonly
  * app.route('/attestation-index', createAttestationIndexRoutes(ctx))
  */
 export function createAttestationIndexRoutes(ctx: ServerContext): Hono {
-  return createAttestationIndexApp({ attestations: () => ctx.store.state.attestations, revision: () => ctx.store.revision })
+  return createAttestationIndexApp({ attestations: () => ctx.store.state.attestations, revision: () => ctx.store.partRevision('attestations') })
 }

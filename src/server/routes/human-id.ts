@@ -127,7 +127,10 @@ export type EvaluateVerificationParameters = {
 }
 
 /** The hub circuit of each credential with the issuer it must carry; gov-id falls back on the zk passport. */
-const circuitOf = (circuit: HumanIdIssuerCircuit) => ({ circuitId: humanIdCircuitIds[circuit], issuer: BigInt(humanIdIssuers[circuit]) })
+/** Each circuit's id and issuer as an integer, parsed once (not once per address judged). */
+const circuits = Object.fromEntries(
+  (Object.keys(humanIdIssuers) as HumanIdIssuerCircuit[]).map((circuit) => [circuit, { circuitId: humanIdCircuitIds[circuit], issuer: BigInt(humanIdIssuers[circuit]) }]),
+) as Record<HumanIdIssuerCircuit, { circuitId: string; issuer: bigint }>
 
 /** The permanent stores exist on Optimism for gov-id and phone only. */
 const legacyStoreCredentials: ReadonlySet<HumanIdCredential> = new Set(['gov-id', 'phone'])
@@ -149,32 +152,67 @@ function integerOf(value: string | null, pattern: RegExp): bigint {
  */
 export function hubReadsAt(record: Verification | undefined, at: number): { getSBT: SbtCallResult; sbtOwners: SbtOwnersState } {
   if (!record) return { getSBT: { status: 'reverted' }, sbtOwners: { expiry: 0n, revoked: false } }
-  const expiry = record.expiresAt === null ? maxUint256 : BigInt(record.expiresAt)
+  const { expiry, publicValues } = recordIntegers(record)
   const revoked = record.revoked && (record.revokedAt === null || record.revokedAt <= at)
   const sbtOwners = { expiry, revoked }
   if (revoked || expiry < BigInt(at)) return { getSBT: { status: 'reverted' }, sbtOwners }
+  return { getSBT: { status: 'success', expiry, publicValues, revoked: false }, sbtOwners }
+}
+
+/** A record's integers as the Hub holds them, with the fields they were parsed from. */
+type RecordIntegers = {
+  from: readonly [string | null, string, string | null, string | null, string | null, boolean]
+  expiry: bigint
+  publicValues: readonly bigint[]
+}
+
+const parsedRecords = new WeakMap<Verification, RecordIntegers>()
+
+/**
+ * The expiry and public values of a record, parsed once per record and reparsed only when a field
+ * they come from has changed (records may be edited in place).
+ */
+function recordIntegers(record: Verification): RecordIntegers {
+  const expiresAt = record.expiresAt === null ? null : String(record.expiresAt)
+  const kept = parsedRecords.get(record)
+  if (
+    kept &&
+    kept.from[0] === expiresAt &&
+    kept.from[1] === record.address &&
+    kept.from[2] === record.actionId &&
+    kept.from[3] === record.nullifier &&
+    kept.from[4] === record.issuer &&
+    kept.from[5] === record.emptyPublicValues
+  ) {
+    return kept
+  }
+  const expiry = record.expiresAt === null ? maxUint256 : BigInt(record.expiresAt)
   const publicValues = record.emptyPublicValues
     ? []
     : [expiry, BigInt(record.address), integerOf(record.actionId, /^\d+$/), integerOf(record.nullifier, /^\d+$/), integerOf(record.issuer, /^0x[0-9a-fA-F]+$/)]
-  return { getSBT: { status: 'success', expiry, publicValues, revoked: false }, sbtOwners }
+  const parsed: RecordIntegers = { from: [expiresAt, record.address, record.actionId, record.nullifier, record.issuer, record.emptyPublicValues], expiry, publicValues }
+  parsedRecords.set(record, parsed)
+  return parsed
 }
 
 /** The verdict on the SBT an address holds for a circuit at `at` (the latest issued by then). */
 function sbtVerdictAt(records: readonly Verification[], circuit: HumanIdIssuerCircuit, parameters: EvaluateVerificationParameters): SbtVerdict {
-  const { circuitId, issuer } = circuitOf(circuit)
+  const { circuitId, issuer } = circuits[circuit]
   let current: Verification | undefined
   for (const record of records) {
     if (record.network !== parameters.network || record.source === 'legacy-store' || record.circuitId === null) continue
     if (record.circuitId.toLowerCase() !== circuitId || record.issuedAt > parameters.at) continue
     if (!current || record.issuedAt >= current.issuedAt) current = record
   }
+  // No SBT: the Hub reverts and shows none (what classifySbt says of hubReadsAt(undefined)).
+  if (!current) return { reason: 'none' }
   const reads = hubReadsAt(current, parameters.at)
   const verdict = classifySbt({
     ...reads,
     blockTimestamp: BigInt(parameters.at),
     actionId: parameters.actionId,
     issuer,
-    recipient: current ? BigInt(current.address) : 0n,
+    recipient: recordIntegers(current).publicValues[1] ?? BigInt(current.address),
   })
   // The reads are consistent by construction: an SBT whose getSBT reverts is revoked, expired or absent.
   if (verdict.status !== 'classified') throw new Error(`internal: the Hub stand-in answered an SBT the rule calls ${verdict.status}`)
@@ -283,7 +321,14 @@ export function scoreVotingStrategy(
   records: readonly Verification[],
   parameters: Omit<EvaluateVerificationParameters, 'at'> & { addresses: readonly string[]; at: number },
 ): VotingStrategyAnswer {
-  const index = indexVerifications(records)
+  return scoreIndexedVotingStrategy(indexVerifications(records), parameters)
+}
+
+/** {@link scoreVotingStrategy} over records already grouped by {@link indexVerifications}. */
+function scoreIndexedVotingStrategy(
+  index: ReadonlyMap<string, readonly Verification[]>,
+  parameters: Omit<EvaluateVerificationParameters, 'at'> & { addresses: readonly string[]; at: number },
+): VotingStrategyAnswer {
   const seen = new Set<string>()
   const score: VotingStrategyAnswer['score'] = []
   const errors: VotingStrategyError[] = []
@@ -396,6 +441,12 @@ export type HumanIdSource = {
   chain: (network: HumanIdNetwork) => ChainTimeBase
   /** The private key E7 signs with. */
   signerKey: () => Hex
+  /**
+   * A number that changes whenever the verification records do: the records are grouped by address
+   * once per revision. Without it, once per array of records and length (a source that edits
+   * records in place must give one).
+   */
+  verificationsRevision?: () => number
 }
 
 /**
@@ -405,6 +456,16 @@ export type HumanIdSource = {
 export function createHumanIdApp(source: HumanIdSource): Hono {
   const app = new Hono()
   app.onError(answerError)
+  let grouped: { records: readonly Verification[]; length: number; revision: number | undefined; index: Map<string, Verification[]> } | undefined
+  /** The verification records grouped by lowercase address, regrouped only when they change. */
+  const byAddress = () => {
+    const records = source.verifications()
+    const revision = source.verificationsRevision?.()
+    if (!grouped || grouped.records !== records || grouped.length !== records.length || grouped.revision !== revision) {
+      grouped = { records, length: records.length, revision, index: indexVerifications(records) }
+    }
+    return grouped.index
+  }
 
   app.get('/sybil-resistance/:credential/:network', (c) => {
     const credential = humanIdCredentialSchema.safeParse(c.req.param('credential'))
@@ -415,7 +476,7 @@ export function createHumanIdApp(source: HumanIdSource): Hono {
     }
     const query = parseQuery(c, verificationQuerySchema, 'plain')
     const verdict = evaluateVerification(
-      source.verifications().filter((record) => record.address.toLowerCase() === query.user.toLowerCase()),
+      byAddress().get(query.user.toLowerCase()) ?? [],
       { credential: credential.data, network: network.data, actionId: query.actionId, at: toSeconds(source.now()) },
     )
     const body: VerificationResult = verdict.valid ? { result: true, expirationDate: verdict.expirationDate ?? neverExpires } : { result: false }
@@ -435,7 +496,7 @@ export function createHumanIdApp(source: HumanIdSource): Hono {
       : resolveSnapshotTime(query.snapshot, { now, base: source.chain(network) })
     if (!snapshot.ok) throw new HttpError(400, snapshot.detail)
     return c.json(
-      scoreVotingStrategy(source.verifications(), {
+      scoreIndexedVotingStrategy(byAddress(), {
         credential: credential.data,
         network,
         actionId: query.actionId,
@@ -477,5 +538,6 @@ export function createHumanIdRoutes(ctx: ServerContext): Hono {
     cleanHandsSbts: () => ctx.store.state.cleanHandsSbts,
     chain: () => ctx.blockTime(),
     signerKey: () => deriveCleanHandsSignerKey(ctx.config.jwtSecret),
+    verificationsRevision: () => ctx.store.partRevision('verifications'),
   })
 }

@@ -4,7 +4,7 @@
  */
 import { Hono } from 'hono'
 import { verifyMessage, type Hex } from 'viem'
-import { formatDecimal, v1DecimalPlaces } from '../../schemas/common.js'
+import { compareDecimals, formatDecimal, v1DecimalPlaces } from '../../schemas/common.js'
 import {
   registryScoreListQuerySchema,
   submitPassportBodySchema,
@@ -12,6 +12,7 @@ import {
   type RegistryStakeRecord,
 } from '../../schemas/registry.js'
 import { isValidAddress } from '../../utils/address.js'
+import { defaultPassportThreshold } from '../../verify/passport.js'
 import type { ServerContext } from '../context.js'
 import { HttpError } from '../errors.js'
 import type { ApiKeyVariables } from '../middleware/api-key.js'
@@ -33,9 +34,23 @@ export const maxScorePageLimit = 1000
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString())
 
+const recommended = new Map<string, boolean>()
+
+/** Whether a 9-decimal threshold is the recommended one (20), which a reader assumes when a row names none. */
+function isRecommendedThreshold(threshold: string): boolean {
+  let known = recommended.get(threshold)
+  if (known === undefined) {
+    known = compareDecimals(threshold, defaultPassportThreshold) === 0
+    if (recommended.size < 1024) recommended.set(threshold, known)
+  }
+  return known
+}
+
 /**
  * The v1 score record of a submission as of `now`: PROCESSING (nulls) until `doneAt`, then DONE.
- * A binary scorer answers score 1 or 0 and fills `evidence`; the other type answers the sum.
+ * A binary scorer answers score 1 or 0 and fills `evidence`; the other type answers the sum, and
+ * fills `evidence` too when its threshold is not the recommended 20 (the v2 threshold a reader of
+ * the row would otherwise take for 20).
  */
 export function toRegistryScore(submission: Submission, scorer: Scorer, now: number): RegistryScore {
   if (now < submission.doneAt) {
@@ -57,10 +72,18 @@ export function toRegistryScore(submission: Submission, scorer: Scorer, now: num
     status: 'DONE',
     last_score_timestamp: iso(submission.submittedAt),
     expiration_date: iso(result.expiresAt),
-    evidence: binary ? toEvidence(result) : null,
+    evidence: binary || !isRecommendedThreshold(result.threshold) ? toEvidence(result) : null,
     error: result.error,
     stamp_scores: result.stampScores,
   }
+}
+
+/** Whether a C4 record passes the `last_score_timestamp` filters (a record without one passes none). */
+function passesTimestampFilters(record: RegistryScore, gt: number | undefined, gte: number | undefined): boolean {
+  if (gt === undefined && gte === undefined) return true
+  if (record.last_score_timestamp === null) return false
+  const at = Date.parse(record.last_score_timestamp)
+  return (gt === undefined || at > gt) && (gte === undefined || at >= gte)
 }
 
 /**
@@ -127,18 +150,15 @@ export function createRegistryRoutes(ctx: ServerContext): Hono<{ Variables: ApiK
     const now = ctx.now()
     const gt = query.last_score_timestamp_gt?.getTime()
     const gte = query.last_score_timestamp_gte?.getTime()
-    const wanted = query.address?.toLowerCase()
-    const records = store
-      .submissions(scorer.id)
-      .filter((submission) => wanted === undefined || submission.address === wanted)
-      .map((submission) => toRegistryScore(submission, scorer, now))
-      .filter((record) => {
-        if (gt === undefined && gte === undefined) return true
-        if (record.last_score_timestamp === null) return false
-        const at = Date.parse(record.last_score_timestamp)
-        return (gt === undefined || at > gt) && (gte === undefined || at >= gte)
-      })
-    return c.json({ items: records.slice(offset, offset + limit), count: records.length })
+    if (query.address !== undefined) {
+      // One address: its row, when it passes the timestamp filters.
+      const submission = store.submission(scorer.id, query.address)
+      const record = submission && toRegistryScore(submission, scorer, now)
+      const kept = record !== undefined && passesTimestampFilters(record, gt, gte)
+      return c.json({ items: kept && offset === 0 ? [record] : [], count: kept ? 1 : 0 })
+    }
+    const page = store.submissionPage(scorer.id, { offset, limit, gt, gte, now })
+    return c.json({ items: page.rows.map((submission) => toRegistryScore(submission, scorer, now)), count: page.count })
   })
 
   // C5: like A3.

@@ -16,6 +16,7 @@ import { readAt, recordRead } from './history.js'
 import { checkServerState, upgradeState } from './schema.js'
 import { stampIssuerDid } from '../../verify/stamp-credential.js'
 import { checkStampCredential, type CredentialProblem } from './credentials.js'
+import { SubmissionIndex, type SubmissionPage, type SubmissionPageQuery } from './listing.js'
 import { computeScore, toSubmissionResult, toV2Score, type ScoreComputation } from '../scoring.js'
 import type {
   ApiKey,
@@ -119,6 +120,11 @@ export class Store {
   readonly #nonceQueues = new WeakMap<object, { keys: string[]; head: number }>()
   #trusted: { issuers: StampIssuer[]; set: Set<string> } | undefined
   #issuerDids: { issuers: StampIssuer[]; dids: Set<string> } | undefined
+  /** The revision of the last change to each top-level part of the state, and of the last whole-state change. */
+  readonly #partChanged = new Map<string, number>()
+  #allChanged = 0
+  /** The C4 index and the revision of `submissions` it reflects. */
+  #listing: { index: SubmissionIndex; revision: number } | undefined
 
   constructor(state: ServerState, options: { now?: () => number } = {}) {
     this.#state = state
@@ -182,9 +188,19 @@ export class Store {
     return new Store(parseState(json, options.file), options)
   }
 
+  /**
+   * The revision of the last change to one top-level part of the state (`submissions`,
+   * `attestations`, ...): indexes over that part are current while it stays the same.
+   */
+  partRevision(part: keyof ServerState): number {
+    return Math.max(this.#allChanged, this.#partChanged.get(part) ?? 0)
+  }
+
   #changed(changes: readonly StateChange[] | 'all'): void {
     this.#revision += 1
     this.#trusted = undefined
+    if (changes === 'all') this.#allChanged = this.#revision
+    else for (const change of changes) if (change.path[0] !== undefined) this.#partChanged.set(change.path[0], this.#revision)
     for (const listener of this.#listeners) listener(this.#revision, changes)
   }
 
@@ -369,7 +385,9 @@ export class Store {
     const scorer = this.scorer(options.alternateScorerId ?? options.scorerId)
     const owner = address.toLowerCase() as Address
     const touched: Touch[] = []
-    return this.mutate(
+    const listed = this.#currentListing()
+    let listedRow: { submission: Submission; first: boolean } | undefined
+    const record = this.mutate(
       (state) => {
         const result = this.#compute(state, scorer, owner, options.at ?? this.#now())
         touched.push(...claimTouches(scorer.id, result))
@@ -378,6 +396,7 @@ export class Store {
           // An A1 read writes the scorer's score row of the address, as a v1 submit does, so C3
           // and C4 see every address the scorer has scored (field notes, section 2).
           const rows = (state.submissions[scorer.id] ??= {})
+          const first = rows[owner] === undefined
           rows[owner] = {
             address: owner,
             seq: rows[owner]?.seq ?? state.nextSubmissionSeq++,
@@ -385,25 +404,38 @@ export class Store {
             doneAt: result.at,
             result: toSubmissionResult(result),
           }
+          listedRow = { submission: rows[owner], first }
           touched.push({ path: ['submissions', scorer.id, owner] }, { path: ['nextSubmissionSeq'] })
-          const book = (state.history[scorer.id] ??= {})
-          const runs = (book[owner] ??= [])
-          const written = recordRead(runs, result.at, record)
-          // The common cases, a read of an unchanged score and a new latest score, are one pushed
-          // number or run; a read out of order rewrites the address's runs.
-          const path = ['history', scorer.id, owner]
-          touched.push(
-            written.kind === 'offset'
-              ? { path: [...path, written.index, 'offsets'], push: written.offset }
-              : written.kind === 'run'
-                ? { path, push: written.run }
-                : { path },
-          )
+          touched.push(recordHistory(state, scorer.id, owner, result.at, record))
         }
         return record
       },
       () => touched,
     )
+    if (listedRow) this.#listed(listed, scorer.id, listedRow.submission, listedRow.first)
+    return record
+  }
+
+  /** The C4 index when it reflects the state as it is, else undefined (it is rebuilt when next read). */
+  #currentListing(): SubmissionIndex | undefined {
+    const listing = this.#listing
+    return listing && listing.revision === this.partRevision('submissions') && listing.index.submissions === this.#state.submissions ? listing.index : undefined
+  }
+
+  /** Tells the C4 index of a write made while it was current (`index`), so it stays current. */
+  #listed(index: SubmissionIndex | undefined, scorerId: number, submission: Submission, first: boolean): void {
+    if (!index || this.#listing?.index !== index) return
+    index.written(scorerId, submission, first)
+    this.#listing = { index, revision: this.partRevision('submissions') }
+  }
+
+  /** The C4 index, built from the state when a change it was not told of touched the submissions. */
+  #submissionIndex(): SubmissionIndex {
+    const current = this.#currentListing()
+    if (current) return current
+    const index = SubmissionIndex.build(this.#state.submissions)
+    this.#listing = { index, revision: this.partRevision('submissions') }
+    return index
   }
 
   /** Scores and writes the claims the score makes (name them with {@link claimTouches}). */
@@ -427,7 +459,8 @@ export class Store {
 
   /**
    * C2: scores the address now (claims written now) and records the submission, which reads
-   * PROCESSING until `at + delayMs`, then DONE. A resubmission refreshes the record.
+   * PROCESSING until `at + delayMs`, then DONE. A resubmission refreshes the record. The score joins
+   * the A2 history at `at`, as an A1 read's does.
    *
    * @throws {UnknownScorerError} (404) for an unknown scorer.
    */
@@ -435,7 +468,9 @@ export class Store {
     const scorer = this.scorer(scorerId)
     const owner = address.toLowerCase() as Address
     const touched: Touch[] = [{ path: ['submissions', scorer.id, owner] }, { path: ['nextSubmissionSeq'] }]
-    return this.mutate((state) => {
+    const listed = this.#currentListing()
+    let first = false
+    const written = this.mutate((state) => {
       const at = options.at ?? this.#now()
       const computed = this.#compute(state, scorer, owner, at)
       touched.push(...claimTouches(scorer.id, computed))
@@ -449,9 +484,14 @@ export class Store {
         doneAt: at + Math.max(0, options.delayMs ?? 0),
         result,
       }
+      first = previous === undefined
       book[owner] = submission
+      // A v1 submit is a score update too: A2 answers it, as the public service records it.
+      touched.push(recordHistory(state, scorer.id, owner, at, toV2Score(computed)))
       return submission
     }, () => touched)
+    this.#listed(listed, scorer.id, written, first)
+    return written
   }
 
   /** The submission of (scorer, address), or undefined. */
@@ -461,7 +501,16 @@ export class Store {
 
   /** Every submission to a scorer, in order of first submission. */
   submissions(scorerId: number | string): Submission[] {
-    return Object.values(this.#state.submissions[Number(scorerId)] ?? {}).sort((a, b) => a.seq - b.seq)
+    return this.#submissionIndex().all(Number(scorerId))
+  }
+
+  /**
+   * C4: one page of a scorer's submissions in order of first submission, optionally only those
+   * scored after a time (`gt`, `gte`; a row still processing at `now` is left out), with the number
+   * of rows kept. Answered from an index kept as the store writes: a page costs its rows.
+   */
+  submissionPage(scorerId: number | string, query: SubmissionPageQuery): SubmissionPage {
+    return this.#submissionIndex().page(Number(scorerId), query)
   }
 
   // ---- nonces -------------------------------------------------------------------------------
@@ -606,6 +655,23 @@ export class Store {
 
 function toCachedStamp(record: StampRecord): CachedStamp {
   return { id: record.id, address: record.address, provider: record.provider, stamp: record.stamp as CachedStamp['stamp'] }
+}
+
+/**
+ * Records a score in the A2 history of (scorer, address) at `at` and names the part it wrote. The
+ * common cases, a read of an unchanged score and a new latest score, are one pushed number or run;
+ * a read out of order rewrites the address's runs.
+ */
+function recordHistory(state: ServerState, scorerId: number, owner: Address, at: number, record: V2Score): Touch {
+  const book = (state.history[scorerId] ??= {})
+  const runs = (book[owner] ??= [])
+  const written = recordRead(runs, at, record)
+  const path = ['history', scorerId, owner]
+  return written.kind === 'offset'
+    ? { path: [...path, written.index, 'offsets'], push: written.offset }
+    : written.kind === 'run'
+      ? { path, push: written.run }
+      : { path }
 }
 
 /** The claims a score wrote, as touched paths. */
