@@ -211,12 +211,14 @@ export function createStrategyServer(options: CreateStrategyServerOptions): Stra
     metrics.count('personhood_strategy_cache_hits_total', { strategy: definition.name }, result.hits)
     metrics.count('personhood_strategy_cache_misses_total', { strategy: definition.name }, call.addresses.length - result.hits)
     let rounded = 0
+    const byLower = new Map<string, number>()
+    for (const [address, value] of result.scores) byLower.set(address.toLowerCase(), value)
     const seen = new Set<string>()
     const score: { address: string; score: string }[] = []
     for (const address of input.addresses as string[]) {
       if (seen.has(address)) continue
       seen.add(address)
-      const scaled = scaleScore(result.scores.get(call.addresses.find((checksummed) => checksummed.toLowerCase() === address.toLowerCase()) as `0x${string}`) as number, decimals)
+      const scaled = scaleScore(byLower.get(address.toLowerCase()) as number, decimals)
       if (scaled.rounded) rounded += 1
       score.push({ address, score: scaled.text })
     }

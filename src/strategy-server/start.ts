@@ -28,7 +28,14 @@ const configSchema = z
     /** The answer store file, or "none" for memory only. */
     store: z.string().min(1).optional(),
     salt: z.string().min(8).optional(),
-    rpc: z.record(z.string().regex(/^[1-9][0-9]{0,15}$/, 'a chain id'), url).optional(),
+    rpc: z
+      .record(z.string(), url)
+      .superRefine((record, context) => {
+        for (const network of Object.keys(record)) {
+          if (!/^[1-9][0-9]{0,15}$/.test(network)) context.addIssue({ code: 'custom', path: [network], message: 'a network is a chain id (digits)' })
+        }
+      })
+      .optional(),
     passport: z
       .object({
         apiKey: z.string().min(1).optional(),

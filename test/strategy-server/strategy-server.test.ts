@@ -15,6 +15,7 @@ import { humanIdStrategy } from '../../src/strategy/human-id.js'
 import { humanVerificationStrategy } from '../../src/strategy/human-verification.js'
 import { passportV2Strategy } from '../../src/strategy/passport-v2.js'
 import { startStrategyServer, type RunningStrategyServer, type StrategyServerConfig } from '../../src/strategy-server/start.js'
+import { openAnswerStore } from '../../src/strategy-server/store.js'
 import { humanVerificationServing } from '../strategies/human-id-serving.js'
 import type { ExampleServer } from '../strategies/conformance.js'
 import { apiV2, ApiV2Error } from './api-v2.js'
@@ -248,6 +249,34 @@ describe('strategy-server failures are never zeros', () => {
 })
 
 describe('strategy-server operations', () => {
+  it('stops gracefully: a call in flight finishes and is stored, new calls get 503, the store closes cleanly', async () => {
+    let release!: () => void
+    const gate = new Promise<void>((resolve) => (release = resolve))
+    const store = join(folder, 'graceful.log')
+    const held = await startStrategyServer({ config: configOf(store), fetch: (input, init) => gate.then(() => fetch(input, init)), now })
+    const addresses = voters.slice(700, 705)
+    const inFlight = apiV2({ url: `${held.url}/strategies/human-id`, type: 'api-post', credentials: ['gov-id'] }, { network: '10', snapshot, addresses }, salt)
+    while (held.metrics.total('personhood_strategy_upstream_http_requests_total') === 0) await new Promise((resolve) => setImmediate(resolve))
+    const closing = held.close()
+    const health = await held.app.fetch(new Request('http://localhost/health'))
+    expect(health.status).toBe(503)
+    const refused = await held.app.fetch(new Request('http://localhost/strategies/human-id', { method: 'POST', body: '{}' }))
+    expect(refused.status).toBe(503)
+    expect(refused.headers.get('Retry-After')).toBe('1')
+    release()
+    const { scores, response } = await inFlight
+    expect(response.status).toBe(200)
+    expect(scores).toEqual((await direct(humanIdStrategy, { credentials: ['gov-id'] }, addresses)).scores)
+    await closing
+    const reopened = await openAnswerStore(store)
+    try {
+      expect(reopened.size).toBe(addresses.length)
+      expect(reopened.opened.tornBytes).toBe(0)
+    } finally {
+      await reopened.close()
+    }
+  }, 60_000)
+
   it('/health and /metrics say what an operator needs', async () => {
     const health = (await (await fetch(`${server.url}/health`)).json()) as { status: string; secured: boolean; networks: string[] }
     expect(health).toMatchObject({ status: 'ok', secured: true, networks: ['10'] })
