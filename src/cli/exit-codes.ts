@@ -33,6 +33,7 @@ const inputCodes = new Set([
   'CONFIG_FILE_INVALID',
   'UNSUPPORTED_NETWORK',
   'INVALID_STATE',
+  'ANSWER_STORE_UNUSABLE',
 ])
 const blockCodes = new Set(['BLOCK_NOT_AVAILABLE', 'BLOCK_IN_FUTURE'])
 

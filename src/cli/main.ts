@@ -69,6 +69,38 @@ export function createProgram(): Command {
     })
 
   program
+    .command('strategy-server')
+    .description("Serve this package's strategies to Snapshot through score-api's api-v2 strategy (type api-post or api-get), one endpoint per strategy: answers kept for good on disk, concurrent calls sharing their upstream work. See docs/strategy-server.md.")
+    .option('--config <file>', 'JSON configuration: rpc per network, passport, humanId, salt, store... (the environment wins over it, flags over both)')
+    .option('--port <port>', 'port to listen on (0: any free port; default 8788)', integer('--port', 0, 65_535))
+    .option('--host <host>', 'host to bind (default 127.0.0.1; 0.0.0.0 in a container)')
+    .option('--store <file>', 'the answer store file, or none for memory only (default personhood-answers.log)')
+    .option('--public-url <url>', 'the origin spaces call, when a proxy changes it (api-get secrets cover the whole URL)')
+    .option('--quiet', 'no request log lines')
+    .action(async (raw: { config?: string; port?: number; host?: string; store?: string; publicUrl?: string; quiet?: boolean }) => {
+      const { readStrategyServerConfig, startStrategyServer } = await import('../strategy-server/start.js')
+      const config = readStrategyServerConfig({
+        file: raw.config,
+        env: process.env,
+        overrides: { port: raw.port, host: raw.host, store: raw.store, publicUrl: raw.publicUrl },
+      })
+      const running = await startStrategyServer({ config, ...(raw.quiet ? {} : { log: (line: string) => console.log(line) }) })
+      for (const line of running.describe()) console.log(line)
+      const stop = (signal: string) => {
+        console.log(`${signal}: finishing the calls in flight, then closing the store...`)
+        running.close().then(
+          () => process.exit(0),
+          (error: unknown) => {
+            console.error('personhood: could not close the answer store cleanly:', error instanceof Error ? error.message : String(error))
+            process.exit(1)
+          },
+        )
+      }
+      process.once('SIGINT', () => stop('SIGINT'))
+      process.once('SIGTERM', () => stop('SIGTERM'))
+    })
+
+  program
     .command('demo')
     .description('The main job end to end, offline and without keys: the reference server and a local chain seeded from one world, a proposal of a few hundred votes (honest voters and sybil clusters), the audit, and its report in ./personhood-demo/.')
     .option('--out <dir>', 'where the votes, the config and the report go', 'personhood-demo')

@@ -1,0 +1,308 @@
+/**
+ * `createStrategyServer`: score-api's `api-v2` protocol over this package's strategies, as one hono
+ * app. `POST /strategies/<name>` speaks `type: "api-post"`, `GET /strategies/<name>` speaks
+ * `type: "api-get"`; `/health` and `/metrics` are for the operator. See docs/strategy-server.md.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto'
+import { Hono, type Context } from 'hono'
+import { bodyLimit } from 'hono/body-limit'
+import { InvalidParameterError } from '../errors/input.js'
+import type { StrategyContext } from '../strategy/context.js'
+import { strategyDefinitions } from '../strategy/registry.js'
+import type { StrategyProvider } from '../strategy/snapshot.js'
+import { redact } from '../utils/redact.js'
+import { scaleScore, StrategyServerRequestError, toErrorAnswer } from './answer.js'
+import { createStrategyServerMetrics, type StrategyServerMetrics } from './metrics.js'
+import { createStrategyScorer, readScoreCall, type AnyStrategyDefinition, type StrategyScorer } from './scorer.js'
+import { createMemoryAnswerStore, type AnswerStore } from './store.js'
+
+/** The header score-api's api-v2 sends: `sha256(url + SNAPSHOT_API_STRATEGY_SALT)`, hex. */
+export const secretHeader = 'X-Snapshot-API-Strategy-Secret'
+
+/** api-v2's own option names: read by the server, never passed to a strategy. */
+export const apiV2OptionNames = ['url', 'type', 'decimals', 'additionalParameters'] as const
+
+/** Largest `decimals` read (api-v2 passes it to formatUnits). */
+export const maxDecimals = 36
+
+/** Default most addresses a call. */
+export const defaultMaxAddresses = 20_000
+
+/** Options of {@link createStrategyServer}. */
+export type CreateStrategyServerOptions = {
+  /**
+   * The strategies served, by path name. Default: every strategy of the package
+   * (`strategyDefinitions`). Adding one is one entry.
+   */
+  strategies?: Readonly<Record<string, AnyStrategyDefinition>> | undefined
+  /** A provider per network served (chain id string). */
+  providers: Readonly<Record<string, StrategyProvider>>
+  /** Where the sources are and their keys (the operator's; a space's options cannot name hosts or keys). */
+  context?: StrategyContext | undefined
+  /** Where final answers are kept. Default: in memory. */
+  store?: AnswerStore | undefined
+  /** score-api's `SNAPSHOT_API_STRATEGY_SALT`. Without it, the server answers anyone. */
+  salt?: string | undefined
+  /**
+   * The origin the space's URL starts with (e.g. `https://scores.example.org`), when a proxy changes
+   * it: api-get's secret covers the whole URL with its query. Default: the request's own origin.
+   */
+  publicUrl?: string | undefined
+  /** The clock, Unix ms. Default Date.now. */
+  now?: (() => number) | undefined
+  /** See {@link createStrategyScorer}. Default 15 minutes. */
+  finalityMs?: number | undefined
+  /** See {@link createStrategyScorer}. Default 5 ms. */
+  batchWindowMs?: number | undefined
+  /** Most addresses a call. Default {@link defaultMaxAddresses}. */
+  maxAddresses?: number | undefined
+  /** Where request logs go, one JSON line each. Default: none. */
+  log?: ((line: string) => void) | undefined
+  /** Metrics to add to (shared with a fetch that counts upstream requests). Default: new. */
+  metrics?: StrategyServerMetrics | undefined
+}
+
+/** The app: a hono app plus what an operator needs around it. */
+export type StrategyServer = Hono & {
+  readonly scorer: StrategyScorer
+  readonly metrics: StrategyServerMetrics
+  readonly store: AnswerStore
+  readonly strategies: Readonly<Record<string, AnyStrategyDefinition>>
+  /** Whether a salt is checked. */
+  readonly secured: boolean
+  /** From now on /health answers 503 and new strategy calls 503 (a load balancer stops sending). */
+  drain(): void
+}
+
+function digest(text: string): Buffer {
+  return createHash('sha256').update(text).digest()
+}
+
+/** `sha256(url + salt)` as api-v2 sends it (hex). */
+export function strategySecret(url: string, salt: string): string {
+  return digest(`${url}${salt}`).toString('hex')
+}
+
+/** Constant-time: both sides are hashed first, so lengths never differ. */
+function sameSecret(presented: string, expected: string): boolean {
+  return timingSafeEqual(digest(presented.trim().toLowerCase()), digest(expected))
+}
+
+function unauthorized(reason: string): StrategyServerRequestError {
+  return new StrategyServerRequestError(401, 'INVALID_STRATEGY_SECRET', reason, secretHeader, { 'WWW-Authenticate': `SnapshotStrategySecret header="${secretHeader}"` })
+}
+
+function readDecimals(value: unknown): number {
+  if (value === undefined) return 0
+  const number = typeof value === 'string' && /^[0-9]{1,2}$/.test(value) ? Number(value) : value
+  if (typeof number !== 'number' || !Number.isSafeInteger(number) || number < 0 || number > maxDecimals) {
+    throw new StrategyServerRequestError(400, 'INVALID_PARAMETER', `options.decimals must be an integer from 0 to ${maxDecimals} (api-v2 scales every score by it).`, 'options.decimals')
+  }
+  return number
+}
+
+/**
+ * Creates the strategy server.
+ *
+ * @throws {InvalidParameterError} at creation on a bad option (a strategy name, a provider, the salt).
+ * @example
+ * import { createStrategyServer } from 'personhood/strategy-server'
+ * const app = createStrategyServer({ providers: { '10': viemClient }, salt: process.env.SNAPSHOT_API_STRATEGY_SALT })
+ * const response = await app.fetch(new Request('http://localhost/strategies/human-id', { method: 'POST', body }))
+ */
+export function createStrategyServer(options: CreateStrategyServerOptions): StrategyServer {
+  const { providers, context, salt, publicUrl, now = Date.now, log } = options
+  const strategies = options.strategies ?? strategyDefinitions
+  const store = options.store ?? createMemoryAnswerStore()
+  const metrics = options.metrics ?? createStrategyServerMetrics()
+  const maxAddresses = options.maxAddresses ?? defaultMaxAddresses
+  for (const [name, definition] of Object.entries(strategies)) {
+    if (!/^[a-z0-9-]+$/.test(name) || typeof definition?.score !== 'function') {
+      throw new InvalidParameterError({ parameter: 'strategies', reason: `"${name}" must be a kebab-case name of a strategy definition.` })
+    }
+  }
+  if (providers === null || typeof providers !== 'object') throw new InvalidParameterError({ parameter: 'providers', reason: 'Expected a provider per network.' })
+  for (const network of Object.keys(providers)) {
+    if (!/^[1-9][0-9]{0,15}$/.test(network)) throw new InvalidParameterError({ parameter: `providers.${network}`, reason: 'A network is a chain id (digits).' })
+  }
+  if (salt !== undefined && (typeof salt !== 'string' || salt.length < 8)) throw new InvalidParameterError({ parameter: 'salt', reason: 'Expected a string of at least 8 characters.' })
+  if (!Number.isSafeInteger(maxAddresses) || maxAddresses < 1) throw new InvalidParameterError({ parameter: 'maxAddresses', reason: `Expected a positive integer, got ${String(maxAddresses)}.` })
+  const networks = Object.keys(providers)
+  const scorer = createStrategyScorer({
+    providers,
+    context,
+    store,
+    now,
+    finalityMs: options.finalityMs,
+    batchWindowMs: options.batchWindowMs,
+    maxBatch: maxAddresses,
+    onRun({ strategy, requests }) {
+      metrics.count('personhood_strategy_runs_total', { strategy })
+      for (const [source, count] of Object.entries(requests)) metrics.count('personhood_strategy_upstream_requests_total', { source }, count)
+    },
+    onRequest: (source) => metrics.count('personhood_strategy_upstream_requests_total', { source }),
+  })
+  let draining = false
+
+  const app = new Hono<{ Variables: { strategy: string; addresses: number; block: string; hits: number } }>()
+
+  // One JSON line per request; the secret header's value, the salt and URL credentials never appear.
+  app.use('*', async (c, next) => {
+    const started = performance.now()
+    await next()
+    const seconds = (performance.now() - started) / 1000
+    const strategy = c.get('strategy')
+    const route = strategy === undefined ? new URL(c.req.url).pathname : '/strategies/:name'
+    metrics.count('personhood_strategy_requests_total', { route, strategy: strategy ?? '', status: String(c.res.status) })
+    if (strategy !== undefined) metrics.observe(strategy, seconds)
+    if (!log) return
+    const presented = c.req.header(secretHeader)
+    const url = new URL(c.req.url)
+    const entry = {
+      time: new Date(now()).toISOString(),
+      method: c.req.method,
+      path: redact(`${url.pathname}${url.search.length > 200 ? `${url.search.slice(0, 200)}...` : url.search}`, [salt, presented]),
+      status: c.res.status,
+      ms: Math.round(seconds * 10_000) / 10,
+      ...(strategy === undefined ? {} : { strategy, addresses: c.get('addresses'), block: c.get('block'), hits: c.get('hits') }),
+      ...(presented === undefined ? {} : { secret: '[redacted]' }),
+      userAgent: c.req.header('User-Agent'),
+    }
+    log(JSON.stringify(entry))
+  })
+
+  app.onError((error, c) => {
+    const answer = toErrorAnswer(error, now)
+    if (answer.status === 500 && answer.body.error.code === 'INTERNAL') console.error('personhood strategy-server error:', redact(error instanceof Error ? (error.stack ?? error.message) : String(error), [salt]))
+    return c.json(answer.body, answer.status, answer.headers)
+  })
+  app.notFound((c) => {
+    const answer = toErrorAnswer(new StrategyServerRequestError(404, 'NOT_FOUND', `No route ${c.req.method} ${new URL(c.req.url).pathname}: strategies are at /strategies/<name> (${Object.keys(strategies).join(', ')}).`))
+    return c.json(answer.body, answer.status)
+  })
+
+  app.get('/health', (c) =>
+    c.json(
+      { status: draining ? 'stopping' : 'ok', strategies: Object.keys(strategies), networks, secured: salt !== undefined, store: { file: store.opened.file ?? null, answers: store.size }, pendingRuns: scorer.pending },
+      draining ? 503 : 200,
+    ),
+  )
+  app.get('/metrics', (c) =>
+    c.text(metrics.render({ personhood_strategy_store_answers: store.size, personhood_strategy_pending_runs: scorer.pending }), 200, { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8' }),
+  )
+  app.get('/', (c) => c.json({ strategies: Object.fromEntries(Object.entries(strategies).map(([name, definition]) => [name, { title: definition.title, path: `/strategies/${name}` }])), networks }))
+
+  function strategyOf(c: Context): AnyStrategyDefinition {
+    const name = c.req.param('name') ?? ''
+    const definition = Object.hasOwn(strategies, name) ? strategies[name] : undefined
+    if (!definition) throw new StrategyServerRequestError(404, 'UNKNOWN_STRATEGY', `No strategy "${name.slice(0, 60)}" here: one of ${Object.keys(strategies).join(', ')}.`, 'strategy')
+    if (draining) throw new StrategyServerRequestError(503, 'STOPPING', 'The server is stopping; ask another instance or retry.', undefined, { 'Retry-After': '1' })
+    return definition
+  }
+
+  async function answer(c: Context, definition: AnyStrategyDefinition, input: { options: Record<string, unknown>; network: unknown; snapshot: unknown; addresses: unknown }) {
+    const decimals = readDecimals(input.options.decimals)
+    const strategyOptions = Object.fromEntries(Object.entries(input.options).filter(([name]) => !(apiV2OptionNames as readonly string[]).includes(name)))
+    const call = readScoreCall(definition, { ...input, options: strategyOptions }, { networks, context, maxAddresses })
+    c.set('addresses', call.addresses.length)
+    const result = await scorer.score(call)
+    c.set('block', String(result.blockNumber))
+    c.set('hits', result.hits)
+    metrics.count('personhood_strategy_cache_hits_total', { strategy: definition.name }, result.hits)
+    metrics.count('personhood_strategy_cache_misses_total', { strategy: definition.name }, call.addresses.length - result.hits)
+    let rounded = 0
+    const byLower = new Map<string, number>()
+    for (const [address, value] of result.scores) byLower.set(address.toLowerCase(), value)
+    const seen = new Set<string>()
+    const score: { address: string; score: string }[] = []
+    for (const address of input.addresses as string[]) {
+      if (seen.has(address)) continue
+      seen.add(address)
+      const scaled = scaleScore(byLower.get(address.toLowerCase()) as number, decimals)
+      if (scaled.rounded) rounded += 1
+      score.push({ address, score: scaled.text })
+    }
+    return c.json({ score }, 200, {
+      'X-Snapshot-Block': String(result.blockNumber),
+      'X-Snapshot-Requested': String(call.snapshot),
+      'X-Personhood-Final': String(result.final),
+      'X-Personhood-Cache-Hits': String(result.hits),
+      'X-Personhood-Decimals': String(decimals),
+      ...(rounded ? { 'X-Personhood-Rounded': String(rounded) } : {}),
+      'Cache-Control': 'no-store',
+    })
+  }
+
+  app.post('/strategies/:name', bodyLimit({ maxSize: 64 + maxAddresses * 64 + 64 * 1024, onError: () => { throw new StrategyServerRequestError(413, 'BODY_TOO_LARGE', `The body is too large: at most ${maxAddresses} addresses a call.`, 'addresses') } }), async (c) => {
+    const definition = strategyOf(c)
+    c.set('strategy', definition.name)
+    let body: unknown
+    try {
+      body = JSON.parse(await c.req.text())
+    } catch {
+      throw new StrategyServerRequestError(400, 'INVALID_BODY', 'The body is not JSON: api-post sends { options, network, snapshot, addresses }.', 'body')
+    }
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new StrategyServerRequestError(400, 'INVALID_BODY', 'Expected a JSON object { options, network, snapshot, addresses }.', 'body')
+    const { options: given = {}, network, snapshot, addresses } = body as Record<string, unknown>
+    if (given === null || typeof given !== 'object' || Array.isArray(given)) throw new StrategyServerRequestError(400, 'INVALID_PARAMETER', 'options must be an object.', 'options')
+    const strategyOptions = given as Record<string, unknown>
+    if (salt !== undefined) {
+      const presented = c.req.header(secretHeader)
+      if (!presented) throw unauthorized(`Missing ${secretHeader}: this server answers only the score-api that knows its salt.`)
+      const url = strategyOptions.url
+      if (typeof url !== 'string' || !sameSecret(presented, strategySecret(url, salt))) throw unauthorized(`${secretHeader} does not match sha256(options.url + salt).`)
+      let path: string
+      try {
+        path = new URL(url).pathname.replace(/\/+$/, '')
+      } catch {
+        throw unauthorized('options.url is not a URL.')
+      }
+      if (!path.endsWith(`/${definition.name}`)) throw unauthorized(`options.url names another endpoint than /strategies/${definition.name}.`)
+    }
+    return answer(c, definition, { options: strategyOptions, network, snapshot, addresses })
+  })
+
+  app.get('/strategies/:name', async (c) => {
+    const definition = strategyOf(c)
+    c.set('strategy', definition.name)
+    const url = new URL(c.req.url)
+    if (salt !== undefined) {
+      const presented = c.req.header(secretHeader)
+      if (!presented) throw unauthorized(`Missing ${secretHeader}: this server answers only the score-api that knows its salt.`)
+      const configured = `${(publicUrl ?? url.origin).replace(/\/+$/, '')}${url.pathname}${url.search}`
+      if (!sameSecret(presented, strategySecret(configured, salt))) throw unauthorized(`${secretHeader} does not match sha256(url + salt) for this URL.`)
+    }
+    const query = url.searchParams
+    let options: Record<string, unknown> = {}
+    const optionsText = query.get('options')
+    if (optionsText !== null) {
+      try {
+        options = JSON.parse(optionsText) as Record<string, unknown>
+      } catch {
+        throw new StrategyServerRequestError(400, 'INVALID_PARAMETER', 'options must be JSON (URL-encoded).', 'options')
+      }
+      if (options === null || typeof options !== 'object' || Array.isArray(options)) throw new StrategyServerRequestError(400, 'INVALID_PARAMETER', 'options must be a JSON object.', 'options')
+    }
+    if (query.get('decimals') !== null) options = { ...options, decimals: query.get('decimals') }
+    const addressText = query.get('addresses')
+    if (addressText === null) throw new StrategyServerRequestError(400, 'INVALID_PARAMETER', 'addresses is missing: ?network=&snapshot=&addresses=a,b', 'addresses')
+    const snapshotText = query.get('snapshot')
+    return answer(c, definition, {
+      options,
+      network: query.get('network') ?? undefined,
+      snapshot: snapshotText === null ? undefined : snapshotText,
+      addresses: addressText === '' ? [] : addressText.split(','),
+    })
+  })
+
+  return Object.assign(app, {
+    scorer,
+    metrics,
+    store,
+    strategies,
+    secured: salt !== undefined,
+    drain() {
+      draining = true
+    },
+  }) as unknown as StrategyServer
+}
