@@ -14,6 +14,8 @@ import { runAuditCommand, type AuditCommandOptions } from '../../src/cli/audit.j
 import { demoVotes, runAuditDemo } from '../../src/cli/audit-demo.js'
 import { exitCodeFor, exitCodes } from '../../src/cli/exit-codes.js'
 import { VotesFileError } from '../../src/errors/audit.js'
+import { BlockInFutureError, ChainMismatchError } from '../../src/errors/chain.js'
+import { InvalidParameterError } from '../../src/errors/input.js'
 import { runStrategy } from '../../src/strategy/define.js'
 import { humanVerificationStrategy } from '../../src/strategy/human-verification.js'
 import { generateWorld } from '../../src/world/generate.js'
@@ -63,7 +65,7 @@ function audit(overrides: Partial<AuditCommandOptions> = {}) {
 }
 
 describe('personhood audit', () => {
-  it('judges every voter as the strategy does at the snapshot; a re-run seals the same digest and sends no request', async () => {
+  it('judges every voter as the strategy does at the snapshot; a re-run seals the same digest and asks again only what is current state', async () => {
     requests = 0
     const first = await audit().run
     const sent = requests
@@ -100,8 +102,13 @@ describe('personhood audit', () => {
 
     requests = 0
     const second = await audit().run
-    expect(requests).toBe(0)
+    // Every answer fixed for the snapshot comes from the cache; what went out is current state (the
+    // score listing, attestations) and the two checks made before the cache opens (eth_chainId and
+    // the block header).
     expect(second.cache).toMatchObject({ misses: 0 })
+    expect(second.cache!.hits).toBeGreaterThan(0)
+    expect(requests).toBe(second.cache!.uncacheable + 2)
+    expect(requests).toBeLessThan(sent / 4)
     expect(second.result.digest).toBe(first.result.digest)
   }, 180_000)
 
@@ -148,6 +155,55 @@ describe('personhood audit', () => {
       await new Promise((resolve) => hub.close(resolve))
     }
   }, 60_000)
+})
+
+describe('what the audit checks before it trusts an answer', () => {
+  it('a cache filled at one snapshot gives no stale verdict at a later one: equal to --no-cache', async () => {
+    const out = join(dir, 'stale')
+    const later = (await world.latestBlock('10')).toString()
+    await audit({ out }).run
+    // The world changes after the first audit: every voter is scored now (A1 scores on read).
+    for (const voter of world.voters(120)) {
+      const answer = await fetch(`${world.baseUrl}/v2/stamps/1/score/${voter}`, { headers: { 'X-API-KEY': world.apiKey } })
+      expect(answer.status).toBe(200)
+    }
+    const cached = await audit({ out, snapshot: later }).run
+    const fresh = await audit({ out: join(dir, 'stale-fresh'), snapshot: later, cache: false }).run
+    const verdicts = (result: typeof fresh) => result.result.voters.map((voter) => [voter.address, voter.eligible, voter.method, voter.score])
+    expect(verdicts(cached)).toEqual(verdicts(fresh))
+    expect(cached.result.digest).toBe(fresh.result.digest)
+  }, 180_000)
+
+  it('an RPC of another chain than --network is an input error (exit 3) before any verdict', async () => {
+    const error = await audit({ network: '1', out: join(dir, 'wrong-chain'), cache: false }).run.catch((caught: unknown) => caught)
+    expect(error).toBeInstanceOf(ChainMismatchError)
+    expect((error as ChainMismatchError).shortMessage).toBe('The RPC endpoint for network 1 serves chain 10.')
+    expect(exitCodeFor(error)).toBe(exitCodes.input)
+    expect(existsSync(join(dir, 'wrong-chain', 'audit.json'))).toBe(false)
+  }, 60_000)
+
+  it('a block dated ahead of the local clock by more than the margin is exit 5', async () => {
+    const lines: string[] = []
+    const before = Date.parse('2020-01-01T00:00:00Z')
+    const error = await runAuditCommand(
+      { votes: votesFile, config: join(dir, 'config.json'), snapshot: String(snapshot), network: '10', out: join(dir, 'clock'), cache: false },
+      { env, log: (line) => lines.push(line), now: () => before },
+    ).catch((caught: unknown) => caught)
+    expect(error).toBeInstanceOf(BlockInFutureError)
+    expect(exitCodeFor(error)).toBe(exitCodes.block)
+  }, 60_000)
+
+  it('--out naming a file is an input error, and a missing --snapshot a usage error (exit 2)', async () => {
+    const file = join(dir, 'a-file')
+    writeFileSync(file, 'keep me')
+    const error = await audit({ out: file }).run.catch((caught: unknown) => caught)
+    expect(error).toBeInstanceOf(InvalidParameterError)
+    expect((error as InvalidParameterError).details).toBe(`${file} exists and is not a folder: give a folder for the report's files.`)
+    expect(exitCodeFor(error)).toBe(exitCodes.input)
+    expect(readFileSync(file, 'utf8')).toBe('keep me')
+    const missing = await audit({ snapshot: undefined, out: join(dir, 'no-snapshot') }).run.catch((caught: unknown) => caught)
+    expect(exitCodeFor(missing)).toBe(exitCodes.usage)
+  })
 })
 
 describe('personhood demo', () => {
