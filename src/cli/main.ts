@@ -4,6 +4,8 @@
  */
 import { Command, CommanderError, InvalidArgumentError } from 'commander'
 import { stringifyJson } from '../utils/json.js'
+import { redact, urlSecrets } from '../utils/redact.js'
+import { sanitizeTerminal } from '../utils/sanitize.js'
 import { tryParseInteger } from '../utils/parse.js'
 import { version } from '../version.js'
 import { exitCodeFor, exitCodes } from './exit-codes.js'
@@ -141,8 +143,9 @@ export function createProgram(): Command {
       const { formatVerifyReport, runVerifyCommand } = await import('./verify.js')
       const report = await runVerifyCommand({ ...(raw as VerifyCommandOptions), address }, { env: process.env })
       if (raw.json) console.log(stringifyJson(report, { indent: 2 }))
-      else for (const line of formatVerifyReport(report)) console.log(line)
-      if (report.decision === null) process.exitCode = exitCodes.source
+      else for (const line of formatVerifyReport(report)) console.log(sanitizeTerminal(line, { multiline: false }))
+      // A source that could not answer makes the answer incomplete, whatever it says: exit 4.
+      if (report.decision === null || report.unanswered.length > 0) process.exitCode = exitCodes.source
     })
 
   program
@@ -176,6 +179,18 @@ export function createProgram(): Command {
   return program
 }
 
+/** The URLs a user configures (RPC endpoints carry keys in their paths) and the keys in the environment. */
+function commandSecrets(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): string[] {
+  const urls: (string | undefined)[] = [env.PERSONHOOD_RPC_URL, env.HUMAN_ID_RPC_URL]
+  argv.forEach((argument, index) => {
+    for (const flag of ['--rpc', '--hub-chain-rpc']) {
+      if (argument === flag) urls.push(argv[index + 1])
+      else if (argument.startsWith(`${flag}=`)) urls.push(argument.slice(flag.length + 1))
+    }
+  })
+  return [...urls.flatMap((url) => urlSecrets(url)), env.PASSPORT_API_KEY, env.PERSONHOOD_API_KEY].filter((secret): secret is string => !!secret && secret.length >= 4)
+}
+
 /**
  * Runs the CLI.
  *
@@ -194,7 +209,7 @@ export async function main(argv: readonly string[]): Promise<void> {
       process.exitCode = error.exitCode === 0 ? exitCodes.ok : exitCodes.usage
       return
     }
-    console.error(error instanceof Error ? error.message : String(error))
+    console.error(sanitizeTerminal(redact(error instanceof Error ? error.message : String(error), commandSecrets(argv, process.env))))
     process.exitCode = exitCodeFor(error)
   }
 }
