@@ -21,8 +21,9 @@ export function sanitizeTerminal(text: string, { multiline = true }: { multiline
 
 /**
  * Text safe inline in Markdown: one line (line breaks become spaces), control characters removed,
- * `<`, `>` and `&` as HTML entities (no raw HTML), and every character Markdown gives a meaning
- * backslash-escaped (no link, emphasis, heading, list or table cell can be started).
+ * `<`, `>` and `&` as HTML entities (no raw HTML), and the characters that start a link, an image,
+ * emphasis, code, a heading or a table cell backslash-escaped (text is never at a line's start, so
+ * list markers need nothing).
  *
  * @example
  * import { escapeMarkdown } from 'personhood'
@@ -30,7 +31,7 @@ export function sanitizeTerminal(text: string, { multiline = true }: { multiline
  */
 export function escapeMarkdown(text: string): string {
   return sanitizeTerminal(text, { multiline: false })
-    .replace(/[\\`*_{}[\]()#+\-.!|~]/g, (character) => `\\${character}`)
+    .replace(/[\\`*_{}[\]()#!|~]/g, (character) => `\\${character}`)
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
