@@ -20,6 +20,8 @@ export type SourceFlags = {
   registryUrl?: string | undefined
   humanIdUrl?: string | undefined
   indexUrl?: string | undefined
+  /** `--max-wait`: longest a request may wait for rate budget, ms (a RateLimitError past it). */
+  maxWait?: number | undefined
 }
 
 /** The environment, read as the commands read it: empty values are unset. */
@@ -36,7 +38,7 @@ function first(env: CommandEnvironment, ...names: string[]): string | undefined 
 /**
  * The strategy context of a command: Passport access from `PASSPORT_API_KEY`, `PASSPORT_SCORER_ID`,
  * `PASSPORT_API_TIER`, `PASSPORT_API_URL`, `PASSPORT_REGISTRY_URL` (score-api's names), else from
- * what `personhood serve` prints (`PERSONHOOD_API_KEY`, `PERSONHOOD_SCORER_ID`,
+ * what `personhood serve` prints (`PERSONHOOD_API_KEY`, `PERSONHOOD_API_TIER`, `PERSONHOOD_SCORER_ID`,
  * `PERSONHOOD_BASE_URL`); Human ID from `HUMAN_ID_RPC_URL`, `HUMAN_ID_API_URL` (else
  * `PERSONHOOD_HUMAN_ID_URL`) and `ATTESTATION_INDEX_URL` (else `PERSONHOOD_ATTESTATION_INDEX_URL`);
  * flags win over both. No deadline: a command may wait for rate budget,
@@ -54,10 +56,16 @@ export function commandStrategyContext(parameters: {
   const { flags, env } = parameters
   const base = readStrategyEnvironment(env)
   const passportUrl = flags.passportUrl ?? first(env, 'PASSPORT_API_URL', 'PERSONHOOD_BASE_URL')
+  const servedTier = first(env, 'PERSONHOOD_API_TIER')
+  if (servedTier !== undefined && !/^[1-4]$/.test(servedTier)) {
+    throw new InvalidParameterError({ parameter: 'PERSONHOOD_API_TIER', reason: `Expected 1, 2, 3 or 4, got "${servedTier.slice(0, 20)}".` })
+  }
+  const tier = base.passport?.tier ?? (servedTier === undefined ? undefined : (Number(servedTier) as 1 | 2 | 3 | 4))
   return {
     ...base,
     passport: {
       ...base.passport,
+      ...(tier === undefined ? {} : { tier }),
       apiKey: first(env, 'PASSPORT_API_KEY', 'PERSONHOOD_API_KEY'),
       scorerId: first(env, 'PASSPORT_SCORER_ID', 'PERSONHOOD_SCORER_ID'),
       baseUrl: passportUrl,
@@ -70,7 +78,8 @@ export function commandStrategyContext(parameters: {
       attestationIndexBaseUrl: flags.indexUrl ?? first(env, 'ATTESTATION_INDEX_URL', 'PERSONHOOD_ATTESTATION_INDEX_URL'),
     },
     deadlineMs: Infinity,
-    ...(parameters.onWait ? { onWait: ({ waitMs }: { waitMs: number }) => parameters.onWait!(waitMs, 'Passport API key') } : {}),
+    ...(flags.maxWait === undefined ? {} : { maxWaitMs: flags.maxWait }),
+    ...(parameters.onWait ? { onWait: ({ waitMs }: { waitMs: number }) => parameters.onWait!(waitMs, `Passport API key (tier ${tier ?? 1})`) } : {}),
     ...(parameters.fetch ? { fetch: parameters.fetch } : {}),
     ...(parameters.now ? { now: parameters.now } : {}),
   }

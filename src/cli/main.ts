@@ -14,6 +14,14 @@ import type { ScoreCommandOptions } from './score.js'
 import type { ServeOptions } from './serve.js'
 import type { VerifyCommandOptions } from './verify.js'
 
+/** `--max-wait`: a duration (`90s`, `15m`, `1h`, `500ms`; a bare number is seconds), in ms. */
+function duration(value: string): number {
+  const match = /^(\d{1,9})(ms|s|m|h)?$/.exec(value.trim())
+  if (!match) throw new InvalidArgumentError('--max-wait must be a duration such as 90s, 15m or 1h (a bare number is seconds).')
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(match[2] ?? 's') as 'ms' | 's' | 'm' | 'h']
+  return Number(match[1]) * unit
+}
+
 function integer(name: string, min: number, max: number) {
   return (value: string): number => {
     const parsed = tryParseInteger(value, { min, max, strings: true })
@@ -116,6 +124,7 @@ export function createProgram(): Command {
     .option('--registry-url <url>', 'Passport v1 registry host')
     .option('--human-id-url <url>', 'Human ID API')
     .option('--index-url <url>', 'attestation index')
+    .option('--max-wait <duration>', 'longest wait for rate budget (90s, 15m, 1h); past it the command fails (exit 4) instead of waiting', duration)
     .option('--json', 'print JSON')
     .option('--csv', 'print CSV')
     .option('--output <file>', 'write there instead of printing')
@@ -138,6 +147,7 @@ export function createProgram(): Command {
     .option('--registry-url <url>', 'Passport v1 registry host')
     .option('--human-id-url <url>', 'Human ID API')
     .option('--index-url <url>', 'attestation index')
+    .option('--max-wait <duration>', 'longest wait for rate budget (90s, 15m, 1h); past it the command fails (exit 4) instead of waiting', duration)
     .option('--json', 'print JSON')
     .action(async (address: string, raw: Record<string, unknown>) => {
       const { formatVerifyReport, runVerifyCommand } = await import('./verify.js')
@@ -163,6 +173,7 @@ export function createProgram(): Command {
     .option('--registry-url <url>', 'Passport v1 registry host (default: the Passport host when set, else the public one)')
     .option('--human-id-url <url>', 'Human ID API (default: HUMAN_ID_API_URL, PERSONHOOD_HUMAN_ID_URL, else the public one)')
     .option('--index-url <url>', 'attestation index (default: ATTESTATION_INDEX_URL, PERSONHOOD_ATTESTATION_INDEX_URL, else the public one)')
+    .option('--max-wait <duration>', 'longest wait for rate budget (90s, 15m, 1h); past it the command fails (exit 4) instead of waiting', duration)
     .option('--choices <labels>', 'choice labels of a votes file, comma-separated', (value: string) => value.split(',').map((label) => label.trim()))
     .option('--type <type>', 'voting system of a votes file (single-choice, approval, ranked-choice, weighted, quadratic, basic)')
     .option('--out <dir>', 'where the report goes', 'personhood-audit')
