@@ -86,14 +86,27 @@ function canonicalJson(value: unknown): string {
   return stringifyJson(value, { sortKeys: true })
 }
 
+/** Evidence fields that do not change what an audit means: a block's hash (the chain id and the block number, both checked, pin the state). */
+const incidentalEvidence = new Set(['blockHash'])
+
+function withoutIncidental(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutIncidental)
+  if (value && typeof value === 'object' && !(value instanceof Date)) {
+    return Object.fromEntries(Object.entries(value).filter(([key]) => !incidentalEvidence.has(key)).map(([key, item]) => [key, withoutIncidental(item)]))
+  }
+  return value
+}
+
 /**
- * The digest of an audit: SHA-256 over what was asked (strategy, options, network, snapshot, block
- * time, proposal) and what was found (every voter's line). Where the votes came from and which
- * version of the package ran are left out, so the same audit seals the same way.
+ * The digest of an audit: SHA-256 over what the audit means: what was asked (strategy, options,
+ * network, snapshot, block time, proposal, choices and voting system) and what was found (every
+ * voter's line: vote, verdicts and their evidence). Incidental values are left out: where the
+ * votes came from, which version of the package ran, and block hashes (a local chain started
+ * again has other hashes for the same state), so the same audit seals the same way on every re-run.
  */
 export function auditDigest(run: AuditRun, voters: readonly AuditVoter[]): string {
   const { packageVersion: _version, votesSource: _source, ...asked } = run
-  return createHash('sha256').update(canonicalJson({ asked, voters })).digest('hex')
+  return createHash('sha256').update(canonicalJson({ asked, voters: withoutIncidental(voters) })).digest('hex')
 }
 
 /** The files {@link writeAuditOutputs} writes. */

@@ -12,6 +12,7 @@ import type { Address } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runAuditCommand, type AuditCommandOptions } from '../../src/cli/audit.js'
 import { demoVotes, runAuditDemo } from '../../src/cli/audit-demo.js'
+import { serveEnvironment, startServe } from '../../src/cli/serve.js'
 import { exitCodeFor, exitCodes } from '../../src/cli/exit-codes.js'
 import { VotesFileError } from '../../src/errors/audit.js'
 import { BlockInFutureError, ChainMismatchError } from '../../src/errors/chain.js'
@@ -245,5 +246,28 @@ describe('personhood demo', () => {
     expect(report.result.summary.eligibleVoters).toBeLessThan(120)
     expect(lines.join('\n')).toMatch(/were verified unique humans at block/)
     expect(lines.join('\n')).toContain('npx personhood audit --votes')
+  }, 180_000)
+
+  it("the demo's reproduce command, run against a new start of the same world, seals the demo's digest", async () => {
+    const out = join(dir, 'demo-reproduce')
+    const worldNow = '2025-06-01T00:00:00.000Z'
+    const demo = await runAuditDemo({ out, voters: 60, wallets: 200, worldNow, now: () => Date.parse(worldNow) + 3_600_000, log: () => {} })
+    // Read the printed command as the CLI would: every --flag and its value.
+    const flags = Object.fromEntries(
+      [...demo.command.matchAll(/--([a-z-]+) (\S+)/g)].map(([, name, value]) => [name!.replace(/-([a-z])/g, (_match, letter: string) => letter.toUpperCase()), value!]),
+    ) as Record<string, string>
+    expect(Object.keys(flags).sort()).toEqual(['choices', 'config', 'network', 'out', 'snapshot', 'type', 'votes'])
+    const later = () => Date.parse(worldNow) + 5 * 3_600_000
+    const running = await startServe({ port: 0, host: '127.0.0.1', seed: 'demo', world: generateWorld({ now: worldNow, wallets: 200 }), now: later, chain: { port: 0 } })
+    try {
+      const served = Object.fromEntries(serveEnvironment(running).map((variable) => [variable.name, variable.value]))
+      const again = await runAuditCommand(
+        { ...flags, choices: flags.choices!.split(','), out: join(dir, 'demo-again') } as unknown as AuditCommandOptions,
+        { env: served, log: () => {}, now: later },
+      )
+      expect(again.result.digest).toBe(demo.result.digest)
+    } finally {
+      await running.close()
+    }
   }, 180_000)
 })

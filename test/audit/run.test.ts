@@ -102,3 +102,18 @@ describe('writeAuditOutputs never writes through a planted link', () => {
     }
   })
 })
+
+describe('auditDigest', () => {
+  test('covers votes, verdicts and evidence, not block hashes, the votes file name or the package version', async () => {
+    const { auditDigest } = await import('../../src/audit/run.js')
+    const result = await runAudit({ votes, run, judge: async () => judgments })
+    const withHash = (hash: string) => result.voters.map((voter) => ({ ...voter, verdicts: voter.verdicts.map((verdict) => ({ ...verdict, evidence: { blockNumber: '100', blockHash: hash } })) }))
+    const base = auditDigest(run, withHash(`0x${'1'.repeat(64)}`))
+    expect(auditDigest({ ...run, packageVersion: '9.9.9', votesSource: 'other.csv' }, withHash(`0x${'2'.repeat(64)}`))).toBe(base)
+    const flipped = withHash(`0x${'1'.repeat(64)}`).map((voter, index) => (index === 0 ? { ...voter, eligible: !voter.eligible } : voter))
+    expect(auditDigest(run, flipped)).not.toBe(base)
+    const otherEvidence = withHash(`0x${'1'.repeat(64)}`).map((voter) => ({ ...voter, verdicts: voter.verdicts.map((verdict) => ({ ...verdict, evidence: { blockNumber: '101', blockHash: 'x' } })) }))
+    expect(auditDigest(run, otherEvidence)).not.toBe(base)
+    expect(auditDigest({ ...run, type: 'approval' }, withHash(`0x${'1'.repeat(64)}`))).not.toBe(base)
+  })
+})
