@@ -257,7 +257,8 @@ export function renderAuditCsv(result: AuditResult): string {
       reasonOf(voter, 'clean-hands'),
       voter.linked.flatMap((signal) => (signal.otherAddress ? [signal.otherAddress] : [])).join(' '),
     ]),
-    { header: true, columns: [...auditCsvColumns] },
+    // A cell starting with = + - @ (a formula in a spreadsheet) is escaped, whatever it holds.
+    { header: true, columns: [...auditCsvColumns], escape_formulas: true },
   )
 }
 
