@@ -175,6 +175,39 @@ describe('what the audit checks before it trusts an answer', () => {
     expect(cached.result.digest).toBe(fresh.result.digest)
   }, 180_000)
 
+  it('a voter the hub lists under two vote ids counts once, by the latest vote, and the audit says so', async () => {
+    const [first, second] = world.voters(2) as [Address, Address]
+    const votes = [
+      { id: 'a', voter: first, choice: 1, vp: 10, created: 1_700_000_000, reason: '' },
+      { id: 'b', voter: second, choice: 2, vp: 7, created: 1_700_000_001, reason: '' },
+      { id: 'c', voter: first.toLowerCase(), choice: 2, vp: 500, created: 1_700_000_002, reason: '' },
+    ]
+    const proposal = { id: `0x${'cd'.repeat(32)}`, title: 'Twice', choices: ['For', 'Against'], type: 'single-choice', state: 'closed', snapshot: String(snapshot), network: '10', start: 1, end: 2, votes: 3, space: { id: 'dao.eth' }, strategies: [] }
+    const hub: Server = createServer((request, response) => {
+      let body = ''
+      request.on('data', (chunk: Buffer) => (body += chunk.toString()))
+      request.on('end', () => {
+        const query = (JSON.parse(body) as { query: string }).query
+        response.writeHead(200, { 'content-type': 'application/json' })
+        response.end(JSON.stringify({ data: query.includes('votes(') ? { votes } : { proposal } }))
+      })
+    })
+    await new Promise<void>((resolve) => hub.listen(0, '127.0.0.1', resolve))
+    try {
+      const { port } = hub.address() as { port: number }
+      const { run, lines } = audit({ votes: undefined, proposal: proposal.id, hub: `http://127.0.0.1:${port}/graphql`, snapshot: undefined, choices: undefined, out: join(dir, 'twice'), cache: false })
+      const result = (await run).result
+      expect(result.voters.map((voter) => [voter.address.toLowerCase(), voter.votingPower, voter.choice])).toEqual([
+        [second.toLowerCase(), 7, 2],
+        [first.toLowerCase(), 500, 2],
+      ])
+      expect(result.summary.votingPower).toBe(507)
+      expect(lines).toContain("1 earlier vote was replaced by the same voter's latest vote (as Snapshot counts them).")
+    } finally {
+      await new Promise((resolve) => hub.close(resolve))
+    }
+  }, 60_000)
+
   it('an RPC of another chain than --network is an input error (exit 3) before any verdict', async () => {
     const error = await audit({ network: '1', out: join(dir, 'wrong-chain'), cache: false }).run.catch((caught: unknown) => caught)
     expect(error).toBeInstanceOf(ChainMismatchError)
