@@ -71,6 +71,16 @@ describe('text from outside', () => {
     expect(sanitizeTerminal('two\nlines', { multiline: false })).toBe('two lines')
   })
 
+  it('a quoted field of a hostile votes file reaches the terminal without its escape sequences', async () => {
+    const votes = join(dir, 'hostile.csv')
+    writeFileSync(votes, `address,choice,voting_power\n${a},"[1\u001b]0;owned\u0007\u001b[2J",1\n`)
+    const { errors, exitCode } = await run(['audit', '--votes', votes, '--snapshot', '100', '--network', '10', '--rpc', 'http://127.0.0.1:9', '--out', join(dir, 'hostile-out')])
+    expect(exitCode).toBe(exitCodes.input)
+    expect(errors).toMatch(/line 2/)
+    // eslint-disable-next-line no-control-regex -- looking for control characters is the point
+    expect(errors).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/)
+  })
+
   it('is escaped for Markdown: no raw HTML, no link, no heading', () => {
     expect(escapeMarkdown('<img src=x onerror=alert(1)>')).toBe('&lt;img src=x onerror=alert\\(1\\)&gt;')
     expect(escapeMarkdown('[x](javascript:alert(1))')).toBe('\\[x\\]\\(javascript:alert\\(1\\)\\)')
