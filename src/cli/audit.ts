@@ -2,8 +2,9 @@
  * `personhood audit`: who voted, which of them were unique humans at the snapshot and by what
  * evidence, which wallets look like one person, and whether the outcome changes when only verified
  * humans count. The voters are judged by the strategy the space votes with (default
- * `human-verification`), at the proposal's snapshot; every service answer is cached on disk, so an
- * interrupted run resumes and a re-run asks nothing.
+ * `human-verification`), at the proposal's snapshot. Before any verdict it checks each RPC's chain
+ * id and the block's time; answers that cannot change for the snapshot are cached on disk (keyed by
+ * chain and block), so an interrupted run resumes and a re-run asks only for current state.
  */
 import { readFileSync } from 'node:fs'
 import { basename, join, resolve } from 'node:path'
