@@ -175,7 +175,7 @@ export function createCachingFetch(parameters: CreateCachingFetchParameters): { 
     if (!rpcError) {
       mkdirSync(folder, { recursive: true, mode: 0o700 })
       const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`
-      writeFileSync(temporary, JSON.stringify({ status: response.status, contentType: response.headers.get('content-type'), body: text } satisfies Stored), { mode: 0o600 })
+      writeFileSync(temporary, JSON.stringify({ status: response.status, contentType: response.headers.get('content-type'), body: text } satisfies Stored), { mode: 0o600, flag: 'wx' })
       renameSync(temporary, file)
       stats.stored++
     }
