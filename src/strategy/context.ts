@@ -111,6 +111,8 @@ export type StrategyContext = {
    * for a chain {@link blockClocks} does not know (or a local chain), its block clock.
    */
   networks?: Readonly<Record<string, InnerNetwork>> | undefined
+  /** Longest a request may wait for rate budget, ms; past it the request fails with a RateLimitError. Default: the deadline. */
+  maxWaitMs?: number | undefined
 }
 
 /**
@@ -253,7 +255,7 @@ export function getPassportSources(runtime: StrategyRuntime, strategy: string): 
     sleep: runtime.sleep,
     concurrency: runtime.concurrency,
     // A request never waits for rate budget past the call's deadline.
-    ...(Number.isFinite(remainingMs) ? { maxWaitMs: Math.max(0, remainingMs) } : {}),
+    ...(Number.isFinite(Math.min(remainingMs, context.maxWaitMs ?? Infinity)) ? { maxWaitMs: Math.max(0, Math.min(remainingMs, context.maxWaitMs ?? Infinity)) } : {}),
     ...(context.onWait ? { onWait: context.onWait } : {}),
   }
   const tier = access.tier ?? 1
