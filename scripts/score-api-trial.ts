@@ -1,0 +1,128 @@
+/**
+ * Runs score-api's own checks on this package's folders in a real snapshot-labs/score-api checkout,
+ * offline: the folders are copied in (with the demo-world examples of test/strategies/fixtures/ in
+ * place of the real-network examples.json), and score-api's `yarn typecheck`, eslint on the new
+ * folders, `yarn test:strategy <name> 500` and `yarn test:validation <name>` run unchanged, under
+ * Node 22, against the demo world's local chain and reference server.
+ *
+ * score-api reaches the networks through snapshot.js: `getProvider(network)` calls
+ * https://rpc.snapshot.org/<network> and `getSnapshots` calls https://blockfinder.snapshot.org. A
+ * preload given to Node (`--require`) sends those two hosts to the test host's gateway on
+ * 127.0.0.1 (test/score-api-host/upstreams.ts), which answers network 10 from the local chain and
+ * network 1 from a 12 s chain clock; nothing else of score-api is touched. Passport and the
+ * attestation index are reached through the folders' own environment overrides. The manifest-author
+ * check calls api.github.com, which cannot be reached here: that one check fails, and is reported.
+ *
+ * Usage: npx tsx scripts/score-api-trial.ts <score-api checkout> [name ...]
+ * The checkout must be installed (`yarn install` under Node 22.6+, yarn 1). The folders copied in are
+ * removed at the end (git clean of the strategy folders and a checkout of nothing else).
+ */
+import { spawn } from 'node:child_process'
+import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import type { Eip1193ProviderLike } from '../src/index.js'
+import { startUpstreams } from '../test/score-api-host/upstreams.js'
+import { humanVerificationServing } from '../test/strategies/human-id-serving.js'
+import { servings } from '../test/strategies/servings.js'
+
+/** How each validation's examples are served (the strategies' are in test/strategies/servings.ts). */
+const validationServings: Record<string, (typeof servings)[string]> = { 'human-verification': humanVerificationServing }
+
+const root = resolve(import.meta.dirname, '..')
+const [checkoutArgument, ...only] = process.argv.slice(2)
+if (!checkoutArgument || !existsSync(join(checkoutArgument, 'src', 'strategies', 'strategies'))) {
+  console.error('Usage: npx tsx scripts/score-api-trial.ts <score-api checkout> [name ...]')
+  process.exit(2)
+}
+const checkout = resolve(checkoutArgument)
+
+const preload = (gateway: { broviderUrl: string; blockFinderUrl: string }) => `
+// Sends snapshot.js's two hosts to the trial's gateway on 127.0.0.1; everything else is untouched.
+const http = require('http');
+const https = require('https');
+const routes = { 'rpc.snapshot.org': ${JSON.stringify(gateway.broviderUrl)}, 'blockfinder.snapshot.org': ${JSON.stringify(gateway.blockFinderUrl)} };
+function reroute(original) {
+  return function (input, options, callback) {
+    const url = typeof input === 'string' ? new URL(input) : input instanceof URL ? input : null;
+    const host = url ? url.hostname : input && (input.hostname || input.host);
+    const target = routes[host];
+    if (!target) return original.apply(this, arguments);
+    const base = new URL(target);
+    const path = url ? url.pathname + url.search : input.path || '/';
+    const merged = Object.assign({}, url ? {} : input, typeof options === 'object' && options ? options : {}, {
+      protocol: 'http:', hostname: base.hostname, host: base.hostname, port: base.port,
+      path: base.pathname.replace(/\\/$/, '') + (path === '/' ? '' : path), agent: undefined
+    });
+    const cb = typeof options === 'function' ? options : callback;
+    return http.request(merged, cb);
+  };
+}
+https.request = reroute(https.request);
+https.get = function () { const req = https.request.apply(this, arguments); req.end(); return req; };
+`
+
+/** Runs a command in the checkout under Node 22 and yarn 1, without blocking this process (it serves the world). */
+async function run(label: string, command: string, env: NodeJS.ProcessEnv): Promise<{ label: string; ok: boolean; tail: string }> {
+  const started = Date.now()
+  const child = spawn('npx', ['-y', '-p', 'node@22', '-p', 'yarn@1', 'sh', '-c', command], { cwd: checkout, env, stdio: ['ignore', 'pipe', 'pipe'] })
+  let output = ''
+  child.stdout.on('data', (chunk: Buffer) => void (output += chunk.toString()))
+  child.stderr.on('data', (chunk: Buffer) => void (output += chunk.toString()))
+  const status = await new Promise<number | null>((done) => child.on('close', done))
+  const summary = output.split('\n').filter((line) => /^(Tests|Test Suites):|✕|●.*›|error TS|problems?\)/.test(line.trim()))
+  console.log(`\n## ${label}: ${status === 0 ? 'passed' : `exit ${status}`} (${((Date.now() - started) / 1000).toFixed(0)} s)`)
+  console.log(summary.slice(0, 40).join('\n'))
+  return { label, ok: status === 0, tail: output.slice(-6000) }
+}
+
+const results: Array<{ label: string; ok: boolean; tail: string }> = []
+const work = mkdtempSync(join(tmpdir(), 'score-api-trial-'))
+const copied: string[] = []
+try {
+  const strategyNames = readdirSync(join(root, 'strategies'), { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name)
+  const validationNames = readdirSync(join(root, 'validations'), { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name)
+  const wanted = (name: string) => only.length === 0 || only.includes(name)
+  for (const [kind, names] of [['strategies', strategyNames], ['validations', validationNames]] as const) {
+    for (const name of names) {
+      const target = join(checkout, 'src', 'strategies', kind, name)
+      cpSync(join(root, kind, name), target, { recursive: true })
+      const fixture = join(root, 'test', 'strategies', 'fixtures', 'examples', kind, `${name}.json`)
+      if (existsSync(fixture)) cpSync(fixture, join(target, 'examples.json'))
+      else if (wanted(name)) throw new Error(`${kind}/${name} has no demo-world examples at ${fixture}`)
+      copied.push(target)
+    }
+  }
+  const base = { ...process.env, CI: 'true' }
+  // TRIAL_TESTS_ONLY=1 skips the typecheck and lint (a minute and a half) when only the tests changed.
+  if (!process.env.TRIAL_TESTS_ONLY) results.push(await run('yarn typecheck (the whole of score-api, our folders in)', 'yarn -s typecheck', base))
+  if (!process.env.TRIAL_TESTS_ONLY) results.push(await run('eslint on the copied folders', `npx eslint ${copied.map((path) => JSON.stringify(path)).join(' ')}`, base))
+  for (const [kind, names] of [['strategies', strategyNames], ['validations', validationNames]] as const) {
+    for (const name of names.filter(wanted)) {
+      const serving = kind === 'strategies' ? servings[name] : validationServings[name]
+      if (!serving) throw new Error(`No serving for ${kind}/${name} in test/strategies/servings.ts`)
+      const server = await serving.start()
+      const upstreams = await startUpstreams({ '10': server.provider('10') as Eip1193ProviderLike, '1': server.provider('1') as Eip1193ProviderLike })
+      const preloadFile = join(work, `${name}-preload.cjs`)
+      writeFileSync(preloadFile, preload(upstreams))
+      const env = { ...base, ...server.env, NODE_OPTIONS: `--require ${preloadFile}` }
+      try {
+        const command = kind === 'strategies' ? `yarn -s test:strategy ${name} 500` : `yarn -s test:validation ${name}`
+        const recorded = await upstreams.record(() => run(command, command, env))
+        results.push(recorded.result)
+        console.log(`upstream requests during the run: ${recorded.requests.total} (${JSON.stringify(recorded.requests.rpc)}, subgraph ${JSON.stringify(recorded.requests.subgraph)})`)
+      } finally {
+        await upstreams.close()
+        await server.close()
+      }
+    }
+  }
+} finally {
+  for (const path of copied) rmSync(path, { recursive: true, force: true })
+  rmSync(work, { recursive: true, force: true })
+}
+console.log('\n# Summary')
+for (const result of results) console.log(`- ${result.ok ? 'passed' : 'FAILED'}: ${result.label}`)
+const failed = results.filter((result) => !result.ok)
+for (const result of failed) console.log(`\n--- ${result.label} (last lines) ---\n${result.tail}`)
+process.exit(failed.length === 0 ? 0 : 1)
