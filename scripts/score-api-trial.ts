@@ -87,7 +87,7 @@ try {
     for (const name of names) {
       const target = join(checkout, 'src', 'strategies', kind, name)
       cpSync(join(root, kind, name), target, { recursive: true })
-      const fixture = join(root, 'test', 'strategies', 'fixtures', 'examples', kind, `${name}.json`)
+      const fixture = join(root, 'test', 'strategies', 'fixtures', ...(kind === 'validations' ? ['validations'] : []), name, 'examples.json')
       if (existsSync(fixture)) cpSync(fixture, join(target, 'examples.json'))
       else if (wanted(name)) throw new Error(`${kind}/${name} has no demo-world examples at ${fixture}`)
       copied.push(target)
