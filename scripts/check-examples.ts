@@ -282,6 +282,13 @@ export async function runExample(example: ExampleCase, loader: ReturnType<typeof
       const actual = await new Validation(example.author ?? '', example.space ?? '', example.network, example.snapshot, example.params).validate()
       return actual === expected ? report('passed', `${example.author}: ${actual}, as expected`) : report('failed', `${example.author}: ${actual}, expected ${expected}`)
     }
+    // score-api's example checks, before any request.
+    if (example.addresses.length < 3 || example.addresses.length > 20) {
+      return report('failed', `${example.addresses.length} addresses: score-api wants 3 to 20 per example`)
+    }
+    if (typeof example.snapshot !== 'number' || !Number.isSafeInteger(example.snapshot)) {
+      return report('failed', `snapshot ${String(example.snapshot)}: score-api wants a past block number`)
+    }
     const [scores = {}] = await utils.getScoresDirect('personhood.eth', [{ name: example.id, network: example.network, params: example.params }], example.network, utils.getProvider(example.network), example.addresses, example.snapshot)
     const ms = Date.now() - started
     const positive = Object.values(scores).filter((score) => score > 0).length

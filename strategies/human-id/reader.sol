@@ -236,12 +236,13 @@ contract HumanIdReader {
     }
 
     /// 32 when `encoded` is abi.encode(string) of `recipient` as 0x and 40 hex digits (any
-    /// letter case); 64 when it is not a string at offset 32 (the caller must not guess).
+    /// letter case); 0 when it is another string or too short to hold one; 64 when its offset
+    /// is not 32 (an ABI decoder would follow it, this does not: the caller must not guess).
     function namesRecipient(
         bytes memory encoded,
         address recipient
     ) private pure returns (uint8) {
-        if (encoded.length < 64) return 64;
+        if (encoded.length < 64) return 0;
         uint256 offset;
         uint256 length;
         assembly {

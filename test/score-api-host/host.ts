@@ -98,11 +98,13 @@ export function buildScoreApi(folders: ScoreApiFolders): ScoreApiBuild {
       cpSync(source, join(dir, 'src', 'strategies', kind, name), { recursive: true, filter: (path) => !path.endsWith('.test.ts') })
     }
   }
-  const compiled = spawnSync(process.execPath, [tsc, '-p', dir], { encoding: 'utf8' })
+  const compiled = spawnSync(process.execPath, [tsc, '-p', '.'], { cwd: dir, encoding: 'utf8' })
   if (compiled.status !== 0) {
-    const output = `${compiled.stdout}${compiled.stderr}`.replaceAll(`${dir}${sep}`, '').trim()
+    const lines = `${compiled.stdout}${compiled.stderr}`.replaceAll(`${dir}${sep}`, '').trim().split('\n')
+    const errors = lines.filter((line) => /error TS\d+/.test(line)).length
+    const shown = lines.length > 40 ? [...lines.slice(0, 40), `... ${lines.length - 40} more lines`] : lines
     rmSync(dir, { recursive: true, force: true })
-    throw new ScoreApiCompileError(`TypeScript 4.7 (score-api's compiler options) does not compile the folders:\n${output}`)
+    throw new ScoreApiCompileError(`TypeScript 4.7 (score-api's compiler options) does not compile the folders (${errors} errors):\n${shown.join('\n')}`)
   }
   const build = join(dir, 'build')
   // score-api's postbuild: the folders' README.md and JSON files beside the compiled code.

@@ -2,7 +2,8 @@
  * score-api's per-strategy checks (snapshot-labs/score-api `test/strategies/unit/strategy.test.ts`
  * and the CI job that runs every strategy on 500 addresses), as functions that throw a
  * {@link ConformanceError} naming what is wrong. `conformance.test.ts` runs them on every folder
- * under `strategies/`; `conformance-self.test.ts` shows each one fails on a folder that breaks it.
+ * under `strategies/`, compiled and loaded by the score-api host (test/score-api-host);
+ * `conformance-self.test.ts` shows each one fails on a folder that breaks it.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -63,9 +64,10 @@ export function listStrategyFolders(root = strategiesRoot): string[] {
 
 /**
  * Loads a folder as score-api does: `index.ts`, `manifest.json`, `schema.json`, `examples.json`,
- * `README.md`.
+ * `README.md`. `loaded` is the module as the score-api host compiled and required it; without it,
+ * `index.ts` is imported as it is (the suite's own library-form fixtures).
  */
-export async function loadStrategyFolder(dir: string): Promise<StrategyFolder> {
+export async function loadStrategyFolder(dir: string, loaded?: StrategyModule): Promise<StrategyFolder> {
   const name = dir.split(/[\\/]/).pop() as string
   const read = (file: string) => {
     const path = join(dir, file)
@@ -81,7 +83,7 @@ export async function loadStrategyFolder(dir: string): Promise<StrategyFolder> {
     }
   }
   read('index.ts')
-  const module = (await import(pathToFileURL(join(dir, 'index.ts')).href)) as StrategyModule
+  const module = loaded ?? ((await import(pathToFileURL(join(dir, 'index.ts')).href)) as StrategyModule)
   return {
     name,
     dir,
@@ -124,18 +126,33 @@ export function checkManifestAndModule(folder: StrategyFolder): void {
   if (module.version !== manifest.version) fail(`index.ts exports version ${JSON.stringify(module.version)}, manifest.json says ${JSON.stringify(manifest.version)}.`)
 }
 
+/** What a folder copied into score-api may import: what score-api already has, and its own files. */
+export function isScoreApiImport(specifier: string): boolean {
+  return (
+    specifier === '@snapshot-labs/snapshot.js' ||
+    /^@ethersproject\/[a-z0-9-]+$/.test(specifier) ||
+    specifier === '../../utils' ||
+    specifier === '..' ||
+    /^\.\.\/[a-z0-9-]+$/.test(specifier) ||
+    /^\.\/[A-Za-z0-9_.-]+$/.test(specifier)
+  )
+}
+
 /**
- * `index.ts` imports nothing but `personhood`, so the folder copies into score-api as it is (score-api
- * installs the package; everything else a strategy needs comes through it).
+ * Every `.ts` file of the folder imports only what score-api has (`@snapshot-labs/snapshot.js`,
+ * `@ethersproject/*`, `../../utils`, the registry `..`, a sibling folder `../<name>`, and the folder's
+ * own files), so the folder copies into score-api with no new dependency.
  */
 export function checkImports(folder: StrategyFolder): void {
-  const source = readFileSync(join(folder.dir, 'index.ts'), 'utf8')
-  const specifiers = [
-    ...source.matchAll(/^\s*(?:import|export)\s(?:[^'";]*?\sfrom\s)?['"]([^'"]+)['"]/gm),
-    ...source.matchAll(/\b(?:import|require)\(\s*['"]([^'"]+)['"]\s*\)/g),
-  ].map((match) => match[1] as string)
-  const others = [...new Set(specifiers.filter((specifier) => specifier !== 'personhood'))]
-  if (others.length) fail(`strategies/${folder.name}/index.ts may import only "personhood"; it imports ${others.map((other) => `"${other}"`).join(', ')}.`)
+  const sources = readdirSync(folder.dir).filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'))
+  const specifiers = sources.flatMap((file) => {
+    const source = readFileSync(join(folder.dir, file), 'utf8')
+    return [...source.matchAll(/^\s*(?:import|export)\s(?:[^'";]*?\sfrom\s)?['"]([^'"]+)['"]/gm), ...source.matchAll(/\b(?:import|require)\(\s*['"]([^'"]+)['"]\s*\)/g)].map((match) => match[1] as string)
+  })
+  const others = [...new Set(specifiers.filter((specifier) => !isScoreApiImport(specifier)))]
+  if (others.length) {
+    fail(`strategies/${folder.name} may import only what score-api has (@snapshot-labs/snapshot.js, @ethersproject/*, ../../utils, .., ../<folder>, ./<file>); it imports ${others.map((other) => `"${other}"`).join(', ')}.`)
+  }
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- ajv ships CommonJS; its default export sits under .default in ESM
@@ -352,7 +369,7 @@ export function checkSomePositive(scores: Record<string, number>): void {
 /** The first 10 addresses scored one by one equal the batch: no score depends on the other addresses. */
 export async function checkOneByOne(folder: StrategyFolder, server: ExampleServer, example: StrategyExample, batch: Record<string, number>): Promise<void> {
   for (const address of example.addresses.slice(0, 10)) {
-    const { scores } = await runExplicitForm(folder, server, example, { addresses: [address] })
+    const scores = await runScoreApiForm(folder, server, example, { addresses: [address] })
     const key = getAddress(address.toLowerCase())
     if (scores[key] !== batch[key]) fail(`${key} scores ${String(scores[key])} alone and ${String(batch[key])} in the batch: a score must not depend on the other addresses.`)
   }
@@ -361,11 +378,11 @@ export async function checkOneByOne(folder: StrategyFolder, server: ExampleServe
 /** The score of a past snapshot stays the same after the sources change later. */
 export async function checkStableAfterChange(folder: StrategyFolder, server: ExampleServer, example: StrategyExample): Promise<{ before: Record<string, number>; latestBefore: Record<string, number>; latestAfter: Record<string, number> }> {
   if (typeof example.snapshot !== 'number') fail('The example must have a numeric snapshot.')
-  const before = (await runExplicitForm(folder, server, example)).scores
-  const latestBefore = (await runExplicitForm(folder, server, example, { snapshot: 'latest' })).scores
+  const before = await runScoreApiForm(folder, server, example)
+  const latestBefore = await runScoreApiForm(folder, server, example, { snapshot: 'latest' })
   await server.changeAfterSnapshot({ addresses: example.addresses, params: example.strategy.params, snapshot: example.snapshot })
-  const after = (await runExplicitForm(folder, server, example)).scores
-  const latestAfter = (await runExplicitForm(folder, server, example, { snapshot: 'latest' })).scores
+  const after = await runScoreApiForm(folder, server, example)
+  const latestAfter = await runScoreApiForm(folder, server, example, { snapshot: 'latest' })
   if (JSON.stringify(after) !== JSON.stringify(before)) {
     fail(`The scores at block ${example.snapshot} changed after a later change of the sources:\nbefore ${JSON.stringify(before)}\nafter  ${JSON.stringify(after)}`)
   }

@@ -11,25 +11,22 @@
  * `getProvider` is an ethers v5 provider on the local chain, `customFetch` reaches the index app,
  * and every request is counted.
  */
-import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
 import { Web3Provider } from '@ethersproject/providers'
 import { createPublicClient, custom, type Address } from 'viem'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { optimismNetwork } from '../../src/chain/constants.js'
 import { createAttestationIndexClient } from '../../src/clients/attestation-index.js'
 import { createAttestationIndexApp } from '../../src/server/routes/attestation-index.js'
 import { verifyCredentials } from '../../src/verify/credentials.js'
 import type { AttestationRow } from '../../src/world/types.js'
 import { compileReader, readerCodeInModule } from '../../scripts/strategy-reader.js'
-import { root } from '../helpers/built.js'
 import { TestChain, type Eip1193 } from '../chain/harness.js'
 import { attesterLower, freshAddress } from '../chain/helpers.js'
+import { layHumanIdFolder, type HumanIdFolder } from './human-id-layout.js'
 
 const day = 86_400n
 const credentials = ['gov-id', 'phone', 'biometrics', 'clean-hands'] as const
-const layout = join(root, '.tmp', `human-id-host-${process.pid}`)
-const folder = join(layout, 'src/strategies/strategies/human-id')
+let layout: Awaited<ReturnType<typeof layHumanIdFolder>>
 
 let chain: TestChain
 let snapshot: bigint
@@ -41,6 +38,7 @@ const story: { address: Address; expected: Partial<Record<(typeof credentials)[n
 const requests = { rpc: {} as Record<string, number>, index: 0, snapshots: 0 }
 let indexDown = false
 let chainDown = false
+let blockfinderDown = false
 
 function resetCounts() {
   requests.rpc = {}
@@ -89,38 +87,27 @@ function indexRow(attestationId: bigint, address: Address, validUntil: bigint, f
   }
 }
 
-type Folder = {
-  strategy: (...args: unknown[]) => Promise<Record<string, number>>
-  verifyHumans: (...args: unknown[]) => Promise<{ block: { number: number; timestamp: number; chainId: number }; voters: Record<string, { verified: boolean; credentials: Record<string, { valid: boolean; reason: string }> }> }>
-}
-
 /** A fresh load of the folder (a cold module cache). */
-async function load(): Promise<Folder> {
-  vi.resetModules()
-  return (await import(join(folder, 'index.ts'))) as Folder
-}
+const load = (): Promise<HumanIdFolder> => layout.load()
 
 const indexUrl = process.env.ATTESTATION_INDEX_URL
 
 beforeAll(async () => {
   process.env.ATTESTATION_INDEX_URL = 'http://index.local'
   chain = await TestChain.start()
-  await mkdir(folder, { recursive: true })
-  await copyFile(join(root, 'strategies/human-id/index.ts'), join(folder, 'index.ts'))
-  // ./rules is a verbatim copy of src/verify/rules.ts (npm run strategies:rules writes it).
-  await copyFile(join(root, 'src/verify/rules.ts'), join(folder, 'rules.ts'))
   ;(globalThis as Record<string, unknown>).__humanIdTest = {
     provider: () => new StaticProvider(counted(chain.provider) as never, 10),
     fetch: indexFetch,
     snapshots: async (network: string, block: number | string, _provider: unknown, networks: string[]) => {
       requests.snapshots++
+      if (blockfinderDown) throw new Error('blockfinder timed out')
       return Object.fromEntries(networks.map((n) => [n, block === 'latest' ? 'latest' : Number(snapshot)]))
     },
   }
-  await writeFile(
-    join(layout, 'src/strategies/utils.ts'),
+  layout = await layHumanIdFolder(
+    'human-id-reader',
     [
-      '// score-api utils as far as human-id needs them, for this test only',
+      '// score-api utils as far as human-id needs them, answered by this test',
       'const test = (globalThis as any).__humanIdTest;',
       'export const getProvider = (network: string) => { if (network !== "10") throw new Error(`no provider for ${network}`); return test.provider(); };',
       'export const customFetch = (url: string, init: any, timeout: number) => test.fetch(url, init);',
@@ -181,6 +168,10 @@ beforeAll(async () => {
   }
   await attest(all)
   await attest(voter({ 'clean-hands': 'valid' }))
+  // The recipient written in capitals with a 0X prefix: the same address to both readers.
+  const shouting = voter({ 'clean-hands': 'valid' })
+  rows.push(indexRow(id, shouting, future))
+  await chain.attest({ attestationId: id++, recipient: `0X${shouting.slice(2).toUpperCase()}`, validUntil: future })
   await attest(voter({ 'clean-hands': 'expired' }), { validUntil: timestamp + 500n })
   await attest(voter({ 'clean-hands': 'none' }), { onchain: false })
   await chain.revokeAttestation(await attest(voter({ 'clean-hands': 'revoked' })))
@@ -207,7 +198,7 @@ beforeAll(async () => {
 afterAll(async () => {
   if (indexUrl === undefined) delete process.env.ATTESTATION_INDEX_URL
   else process.env.ATTESTATION_INDEX_URL = indexUrl
-  await rm(layout, { recursive: true, force: true })
+  await layout.remove()
   delete (globalThis as Record<string, unknown>).__humanIdTest
 })
 
@@ -343,6 +334,31 @@ describe('strategies/human-id reader', () => {
     expect(Object.keys(scores).filter((key) => scores[key]! > 0).map((key) => key.toLowerCase())).toEqual(both.map((entry) => entry.address.toLowerCase()))
   })
 
+  it('sandbox: the Base Sepolia hub through the space provider on 84532 (no permanent store, no clean hands)', async () => {
+    const sandbox = await TestChain.start({ chainId: 84532 })
+    const { timestamp } = await sandbox.latest()
+    const [holder, other] = [freshAddress(), freshAddress()]
+    await sandbox.issueSBT(holder!, 'gov-id', { expiry: timestamp + day })
+    const block = (await sandbox.mine(timestamp + 10n)).blockNumber
+    class SandboxProvider extends Web3Provider {
+      override detectNetwork() {
+        return Promise.resolve({ chainId: 84532, name: 'base-sepolia' })
+      }
+    }
+    const { strategy, verifyHumans } = await load()
+    const provider = new SandboxProvider(counted(sandbox.provider) as never, 84532)
+    resetCounts()
+    const scores = await strategy('space.eth', '84532', provider, [holder, other], { sandbox: true }, Number(block))
+    expect(Object.values(scores)).toEqual([1, 0])
+    expect(requests).toEqual({ rpc: { eth_call: 1 }, index: 0, snapshots: 0 })
+    const answer = await verifyHumans('84532', provider, [other], { sandbox: true, credentials: ['gov-id', 'phone'] }, Number(block))
+    expect(Object.values(answer.voters)[0]!.credentials).toEqual({ 'gov-id': { valid: false, reason: 'none' }, phone: { valid: false, reason: 'none' } })
+    expect(answer.block.chainId).toBe(84532)
+    await expect(strategy('space.eth', '84532', provider, [holder], { sandbox: true, credentials: ['clean-hands'] }, Number(block))).rejects.toThrow(
+      'human-id: clean-hands lives on Optimism, not the sandbox',
+    )
+  })
+
   it('a source that fails is an Error naming it, never a 0', async () => {
     const { strategy } = await load()
     const provider = new StaticProvider(counted(chain.provider) as never, 10)
@@ -357,6 +373,11 @@ describe('strategies/human-id reader', () => {
       /^human-id: Human ID contracts on chain 10 at block \d+ failed: /,
     )
     chainDown = false
+    blockfinderDown = true
+    await expect(strategy('space.eth', '1', provider, addresses, { credentials: ['gov-id'] }, 21_000_000)).rejects.toThrow(
+      'human-id: getSnapshots (blockfinder) failed to map block 21000000 of network 1 to network 10: blockfinder timed out',
+    )
+    blockfinderDown = false
     await expect(strategy('space.eth', '10', provider, addresses, { credentials: ['passport'] }, Number(snapshot))).rejects.toThrow(
       'human-id: credentials must be some of gov-id,phone,biometrics,clean-hands',
     )

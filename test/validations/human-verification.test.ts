@@ -1,69 +1,72 @@
 /**
- * validations/human-verification run as score-api runs a validation: the folder is copied into a
- * host laid out like score-api (`src/strategies/validations/<name>/`, beside the `Validation` base
- * class and `src/strategies/utils.ts`'s `getProvider`), constructed with each example's author,
- * space, network, snapshot and params, and `validate()` must give the example's `valid`; each
- * example's params validate against its schema.json (score-api's unit checks). The sources are the
- * local chain and the reference server of one demo world.
+ * validations/human-verification run as score-api runs a validation: the folder and the strategy
+ * folders are laid out, compiled (TypeScript 4.7, score-api's options) and loaded by the score-api
+ * host (test/score-api-host), the class constructed with each demo example's author, space,
+ * network, snapshot and params, and `validate()` must give the example's `valid`; each example's
+ * params validate against its schema.json (score-api's unit checks). The sources are the local
+ * chain (behind the host's gateway) and the reference server of one demo world. The folder's own
+ * examples.json names real networks; the demo examples are in
+ * test/strategies/fixtures/examples/validations/human-verification.json.
  */
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import AjvModule from 'ajv'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { StrategySourceError } from '../../src/errors/strategy.js'
-import { getStrategyJsonSchema, humanVerificationStrategy, validationJsonSchema } from '../../src/index.js'
+import type { Eip1193ProviderLike } from '../../src/index.js'
+import { buildScoreApi, type LoadedValidationClass, type ScoreApiBuild } from '../score-api-host/host.js'
+import { startUpstreams, type Upstreams } from '../score-api-host/upstreams.js'
 import type { ExampleServer } from '../strategies/conformance.js'
+import { listStrategyFolders, strategiesRoot } from '../strategies/conformance.js'
 import { humanVerificationServing } from '../strategies/human-id-serving.js'
 import { root } from '../helpers/built.js'
 
 type Example = { name: string; author: string; space: string; network: string; snapshot: number | 'latest'; params: Record<string, unknown>; valid: boolean }
-type ValidationClass = new (author: string, space: string, network: string, snapshot: number | 'latest', params: unknown) => {
-  id: string
-  title: string
-  validate(author?: string): Promise<boolean>
-}
 
 const folder = join(root, 'validations', 'human-verification')
-const examples = JSON.parse(readFileSync(join(folder, 'examples.json'), 'utf8')) as Example[]
+const examples = JSON.parse(readFileSync(join(root, 'test', 'strategies', 'fixtures', 'examples', 'validations', 'human-verification.json'), 'utf8')) as Example[]
 let server: ExampleServer
-let host: string
-let Validation: ValidationClass
+let upstreams: Upstreams
+let build: ScoreApiBuild
+let Validation: LoadedValidationClass
 const saved: Record<string, string | undefined> = {}
+
+function setEnvironment(env: Record<string, string>) {
+  for (const [name, value] of Object.entries(env)) {
+    if (!(name in saved)) saved[name] = process.env[name]
+    process.env[name] = value
+  }
+}
 
 beforeAll(async () => {
   server = await humanVerificationServing.start()
-  mkdirSync(join(root, '.tmp'), { recursive: true })
-  host = mkdtempSync(join(root, '.tmp', 'score-api-'))
-  const strategiesDir = join(host, 'src', 'strategies')
-  cpSync(folder, join(strategiesDir, 'validations', 'human-verification'), { recursive: true })
-  cpSync(join(root, 'test', 'validations', 'score-api-host', 'validation.ts'), join(strategiesDir, 'validations', 'validation.ts'))
-  cpSync(join(root, 'test', 'validations', 'score-api-host', 'utils.ts'), join(strategiesDir, 'utils.ts'))
-  const utils = (await import(join(strategiesDir, 'utils.ts'))) as { providers: Map<string, unknown> }
-  utils.providers.set('10', server.provider('10'))
-  Validation = ((await import(join(strategiesDir, 'validations', 'human-verification', 'index.ts'))) as { default: ValidationClass }).default
-  for (const [name, value] of Object.entries(server.env)) {
-    saved[name] = process.env[name]
-    process.env[name] = value
-  }
-}, 120_000)
+  upstreams = await startUpstreams({ '10': server.provider('10') as Eip1193ProviderLike, '1': server.provider('1') as Eip1193ProviderLike })
+  setEnvironment({ ...server.env, ...upstreams.env })
+  build = buildScoreApi({
+    strategies: Object.fromEntries(listStrategyFolders().map((name) => [name, join(strategiesRoot, name)])),
+    validations: { 'human-verification': folder },
+  })
+  Validation = build.load().validations['human-verification']!.validation
+}, 600_000)
 
 afterAll(async () => {
   for (const [name, value] of Object.entries(saved)) {
     if (value === undefined) delete process.env[name]
     else process.env[name] = value
   }
-  if (host) rmSync(host, { recursive: true, force: true })
+  build?.remove()
+  await upstreams?.close()
   await server?.close()
 })
 
 describe('validations/human-verification', () => {
-  it('has an id, a title and a schema.json that is the strategy options under #/definitions/Validation', () => {
+  it("has an id, a title and a schema.json that is the strategy folder's options under #/definitions/Validation", () => {
     const validation = new Validation(examples[0]!.author, 'personhood.eth', '10', 'latest', {})
     expect(validation.id).toBe('human-verification')
     expect(validation.title).not.toBe('')
-    const schema = JSON.parse(readFileSync(join(folder, 'schema.json'), 'utf8')) as Record<string, unknown>
-    expect(schema).toEqual(validationJsonSchema(humanVerificationStrategy))
-    expect((schema.definitions as { Validation: unknown }).Validation).toEqual((getStrategyJsonSchema(humanVerificationStrategy).definitions as { Strategy: unknown }).Strategy)
+    const schema = JSON.parse(readFileSync(join(folder, 'schema.json'), 'utf8')) as { $ref: string; definitions: Record<string, unknown> }
+    const strategySchema = JSON.parse(readFileSync(join(strategiesRoot, 'human-verification', 'schema.json'), 'utf8')) as { definitions: { Strategy: unknown } }
+    expect(schema.$ref).toBe('#/definitions/Validation')
+    expect(schema.definitions.Validation).toEqual(strategySchema.definitions.Strategy)
   })
 
   it('every example has params valid against schema.json, and both answers occur', () => {
@@ -83,15 +86,15 @@ describe('validations/human-verification', () => {
   it('a malformed author does not pass, and a source that fails is an error, not a refusal', async () => {
     const example = examples.find((candidate) => !candidate.valid)!
     expect(await new Validation('0x1234', example.space, example.network, example.snapshot, example.params).validate()).toBe(false)
-    const passportUrl = process.env.PASSPORT_API_URL
+    const passportUrl = process.env.PASSPORT_API_URL as string
+    // A folder may read its environment when loaded: load it afresh with the Passport API unreachable.
     process.env.PASSPORT_API_URL = 'http://127.0.0.1:9'
-    process.env.PASSPORT_REGISTRY_URL = 'http://127.0.0.1:9'
     try {
-      const validation = new Validation(example.author, example.space, example.network, example.snapshot, example.params)
-      await expect(validation.validate()).rejects.toThrow(StrategySourceError)
+      const Unreachable = build.load().validations['human-verification']!.validation
+      const validation = new Unreachable(example.author, example.space, example.network, example.snapshot, example.params)
+      await expect(validation.validate()).rejects.toThrow(/passport/i)
     } finally {
       process.env.PASSPORT_API_URL = passportUrl
-      delete process.env.PASSPORT_REGISTRY_URL
     }
   }, 60_000)
 })

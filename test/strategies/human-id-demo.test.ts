@@ -1,0 +1,96 @@
+/**
+ * The score-api folder `strategies/human-id` on the demo world: the reference server and its local
+ * chain (`personhood serve --seed demo`), reached as score-api reaches the real ones, over HTTP: an
+ * ethers v5 StaticJsonRpcProvider for Optimism and fetch for the attestation index. Every demo
+ * voter's verdict on every credential equals the library's `verifyCredentials` at the same block,
+ * and the call costs what the README says: one index page and one eth_call.
+ */
+import { StaticJsonRpcProvider } from '@ethersproject/providers'
+import { createPublicClient, http, type Address } from 'viem'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { startServe } from '../../src/cli/serve.js'
+import { createAttestationIndexClient } from '../../src/clients/attestation-index.js'
+import { verifyCredentials } from '../../src/verify/credentials.js'
+import { layHumanIdFolder } from './human-id-layout.js'
+import { conformanceWorldNow } from './world-server.js'
+
+const credentials = ['gov-id', 'phone', 'biometrics', 'clean-hands'] as const
+let running: Awaited<ReturnType<typeof startServe>>
+let layout: Awaited<ReturnType<typeof layHumanIdFolder>>
+const requests = { rpc: [] as string[], index: 0 }
+
+beforeAll(async () => {
+  running = await startServe({ port: 0, seed: 'demo', worldNow: conformanceWorldNow, now: () => Date.parse(conformanceWorldNow), chain: { port: 0 } })
+  const rpcUrl = running.chain!.rpcUrl!
+  ;(globalThis as Record<string, unknown>).__humanIdDemo = {
+    provider: () => {
+      const provider = new StaticJsonRpcProvider(rpcUrl, 10)
+      provider.on('debug', (event: { action: string; request?: { method: string } }) => {
+        if (event.action === 'request' && event.request) requests.rpc.push(event.request.method)
+      })
+      return provider
+    },
+    fetch: (url: string, init: RequestInit) => {
+      requests.index++
+      return fetch(url, init)
+    },
+  }
+  process.env.ATTESTATION_INDEX_URL = running.urls.attestationIndex
+  layout = await layHumanIdFolder(
+    'human-id-demo',
+    [
+      '// score-api utils as far as human-id needs them: the demo world over HTTP',
+      'const demo = (globalThis as any).__humanIdDemo;',
+      'export const getProvider = (network: string) => demo.provider();',
+      'export const customFetch = (url: string, init: any, timeout: number) => demo.fetch(url, init);',
+      'export const getSnapshots = () => { throw new Error("not a test of getSnapshots"); };',
+      '',
+    ].join('\n'),
+  )
+})
+
+afterAll(async () => {
+  delete process.env.ATTESTATION_INDEX_URL
+  delete (globalThis as Record<string, unknown>).__humanIdDemo
+  await layout?.remove()
+  await running?.close()
+})
+
+it('every demo voter: the folder and verifyCredentials agree at the same block, 500 voters with all four credentials for 1 index page and 1 eth_call', async () => {
+  const { state } = running.app.context.store
+  // Everyone the world gave a Human ID credential or a clean-hands attestation, the demo accounts,
+  // and as many stamp holders with nothing on chain: 500 voters at most.
+  const holders = [
+    ...state.demoAccounts.map((account) => account.address.toLowerCase()),
+    ...state.verifications.filter((verification) => verification.network === 'optimism').map((verification) => verification.address),
+    ...state.attestations.map((row) => row.address.toLowerCase()),
+  ]
+  const voters = [...new Set([...holders, ...Object.keys(state.stamps).map((address) => address.toLowerCase())])].slice(0, 500) as Address[]
+  const block = running.chain!.blockAt(conformanceWorldNow)
+  expect(voters).toHaveLength(500)
+  const { verifyHumans } = await layout.load()
+  const provider = ((globalThis as Record<string, unknown>).__humanIdDemo as { provider: () => StaticJsonRpcProvider }).provider()
+  requests.rpc = []
+  requests.index = 0
+  const ours = await verifyHumans('10', provider, voters, { credentials }, Number(block))
+  expect({ rpc: requests.rpc, index: requests.index }).toEqual({ rpc: ['eth_call'], index: 1 })
+
+  const theirs = await verifyCredentials({
+    client: createPublicClient({ transport: http(running.chain!.rpcUrl!) }),
+    network: 10,
+    addresses: voters,
+    credentials: [...credentials],
+    blockNumber: block,
+    attestationIndex: createAttestationIndexClient({ baseUrl: running.urls.attestationIndex }),
+  })
+  const simplify = (entry: Record<string, { valid: boolean; reason: string }>) =>
+    Object.fromEntries(Object.entries(entry).map(([credential, verdict]) => [credential, `${verdict.valid} ${verdict.reason}`]))
+  expect(Object.fromEntries(Object.entries(ours.voters).map(([address, voter]) => [address.toLowerCase(), simplify(voter.credentials)]))).toEqual(
+    Object.fromEntries(Object.entries(theirs.results).map(([address, entry]) => [address, simplify(entry)])),
+  )
+  // The world holds every kind of answer, so the comparison is not of zeros alone.
+  const reasons = new Set(Object.values(ours.voters).flatMap((voter) => Object.values(voter.credentials).map((verdict) => verdict.reason)))
+  expect(reasons.has('valid')).toBe(true)
+  expect([...reasons].sort()).toEqual(['expired', 'legacy', 'none', 'revoked', 'valid', 'wrong-action', 'wrong-issuer'])
+  expect(ours.block).toEqual({ chainId: 10, number: Number(block), timestamp: Number(theirs.blockTimestamp) })
+}, 120_000)
