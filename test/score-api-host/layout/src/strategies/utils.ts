@@ -31,7 +31,7 @@ export function getProvider(network: string | number, options: any = {}) {
 
 export function getSnapshots(
   network: string,
-  snapshotBlock: Snapshot,
+  snapshotBlock: any,
   provider: any,
   networks: string[],
   options: any = {}
