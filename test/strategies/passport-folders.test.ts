@@ -37,6 +37,8 @@ const saved: Record<string, string | undefined> = {}
 
 /** Passport requests by endpoint, counted by the proxy. */
 let passport: Record<string, number> = {}
+/** Requests the proxy itself sent on to the reference server (the gateway counts them too). */
+let forwarded = 0
 /** What the proxy answers instead of the reference server, when set. */
 let override: ((url: URL) => Response | undefined) | undefined
 
@@ -47,15 +49,19 @@ function passportKind(url: URL): string {
   return url.pathname
 }
 
-/** Runs `run` counting every request: the gateway's count, and Passport's by endpoint. */
+/**
+ * Runs `run` counting every request the folders send: the gateway's count (JSON-RPC, blockfinder,
+ * HTTP; `total` without the proxy's own forwarding), and Passport's by endpoint.
+ */
 async function counted<T>(run: () => Promise<T>): Promise<{ result: T; requests: UpstreamRequests; passport: Record<string, number> }> {
   passport = {}
+  forwarded = 0
   const { result, requests } = await upstreams.record(run)
-  return { result, requests, passport }
+  return { result, requests: { ...requests, total: requests.total - forwarded }, passport }
 }
 
 async function fixture(path: string): Promise<Example[]> {
-  return JSON.parse(await readFile(join(root, 'test/strategies/fixtures', path), 'utf8')) as Example[]
+  return JSON.parse(await readFile(join(root, 'test/strategies/fixtures/examples', path), 'utf8')) as Example[]
 }
 
 function withEnv<T>(env: Record<string, string>, run: () => Promise<T>): Promise<T> {
@@ -96,8 +102,10 @@ beforeAll(async () => {
   proxy = createServer(async (request, response) => {
     const url = new URL(request.url!, world.baseUrl)
     passport[passportKind(url)] = (passport[passportKind(url)] ?? 0) + 1
+    const replaced = override?.(url)
+    if (!replaced) forwarded++
     const answer =
-      override?.(url) ?? (await fetch(new URL(`${url.pathname}${url.search}`, world.baseUrl), { headers: { 'X-API-KEY': String(request.headers['x-api-key'] ?? '') } }))
+      replaced ?? (await fetch(new URL(`${url.pathname}${url.search}`, world.baseUrl), { headers: { 'X-API-KEY': String(request.headers['x-api-key'] ?? '') } }))
     response.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'text/plain' })
     response.end(Buffer.from(await answer.arrayBuffer()))
   })
@@ -135,7 +143,7 @@ afterAll(async () => {
 
 describe('human-verification and its validation through the score-api host', () => {
   it('scores every voter of the world as the library does, Passport asked only about the voters Human ID did not verify, within 5 requests', async () => {
-    const examples = (await fixture('human-verification/examples.json')).filter((example) => example.network === '10')
+    const examples = (await fixture('strategies/human-verification.json')).filter((example) => example.network === '10')
     const optionSets: Params[] = [
       ...examples.map((example) => example.strategy.params),
       { credentials: ['gov-id', 'phone', 'biometrics', 'clean-hands'], match: 'all', verifiedScore: 3, passportScore: 2 },
@@ -153,13 +161,15 @@ describe('human-verification and its validation through the score-api host', () 
   }, 240_000)
 
   it('a space on Ethereum: the Ethereum block read once (for the blockfinder and the Passport time), the same scores as the library', async () => {
-    const [example] = (await fixture('human-verification/examples.json')).filter((each) => each.network === '1')
+    const [example] = (await fixture('strategies/human-verification.json')).filter((each) => each.network === '1')
     for (const params of [example!.strategy.params, { credentials: ['gov-id', 'phone', 'biometrics'], scorerId: 1 }]) {
       const { result, requests, passport } = await counted(() => folder('human-verification', params, voters, '1', example!.snapshot))
       expect(result).toEqual(await library('human-verification', params, voters, '1', example!.snapshot))
       expect(new Set(Object.values(result)).size).toBeGreaterThan(1)
+      // snapshot.js keeps a blockfinder answer for an hour: a repeat call for the block asks again
+      // only for the header (the Passport time).
       expect(requests.rpc.eth_getBlockByNumber).toBe(1)
-      expect(requests.subgraph).toEqual({ blockfinder: 1 })
+      expect(requests.subgraph.blockfinder ?? 0).toBeLessThanOrEqual(1)
       expect(passport).toEqual({ 'C4 page': 1 })
     }
   }, 240_000)
@@ -211,7 +221,7 @@ describe('human-verification and its validation through the score-api host', () 
 describe('passport-v2 through the score-api host', () => {
   it('scores every voter of the world as the library does, for each example option set: 1 block read and 1 listing page', async () => {
     expect(voters.length).toBeGreaterThan(500)
-    for (const example of await fixture('passport-v2/examples.json')) {
+    for (const example of await fixture('strategies/passport-v2.json')) {
       const { result, requests, passport } = await counted(() => folder('passport-v2', example.strategy.params, voters))
       expect(result).toEqual(await library('passport-v2', example.strategy.params, voters))
       expect(Object.values(result).some((score) => score > 0)).toBe(true)
@@ -223,7 +233,7 @@ describe('passport-v2 through the score-api host', () => {
   }, 120_000)
 
   it('voters rescored after the snapshot: the same scores as before, read from the history (A2), one request each', async () => {
-    const examples = await fixture('passport-v2/examples.json')
+    const examples = await fixture('strategies/passport-v2.json')
     const scored = voters.slice(0, 60)
     const before = await Promise.all(examples.map((example) => folder('passport-v2', example.strategy.params, scored)))
     await rescore(scored.slice(0, 12))
@@ -236,7 +246,7 @@ describe('passport-v2 through the score-api host', () => {
   }, 120_000)
 
   it('a single voter: one block read and one listing read by address, plus A2 when rescored since', async () => {
-    const [example] = await fixture('passport-v2/examples.json')
+    const [example] = await fixture('strategies/passport-v2.json')
     for (const [index, address] of voters.slice(0, 16).entries()) {
       const { result, requests, passport } = await counted(() => folder('passport-v2', example!.strategy.params, [address]))
       expect(result).toEqual(await library('passport-v2', example!.strategy.params, [address]))
@@ -285,7 +295,8 @@ describe('passport-v2 through the score-api host', () => {
   })
 
   it('a scorer of 3,500 scores at 20 voters: the whole listing (4 pages) when it is fewer requests; rows lost while reading throw', async () => {
-    const few = Array.from({ length: 20 }, (_, index) => getAddress(`0x${(index + 1).toString(16).padStart(38, '0')}bb`))
+    // Voters on the listing's last page: not on the first.
+    const few = Array.from({ length: 20 }, (_, index) => getAddress(`0x${(3000 + index + 1).toString(16).padStart(38, '0')}bb`))
     const row = (page: number, index: number) => ({
       address: `0x${(page * 1000 + index + 1).toString(16).padStart(38, '0')}bb`,
       score: '25.000000000',
