@@ -61,7 +61,7 @@ async function counted<T>(run: () => Promise<T>): Promise<{ result: T; requests:
 }
 
 async function fixture(path: string): Promise<Example[]> {
-  return JSON.parse(await readFile(join(root, 'test/strategies/fixtures/examples', path), 'utf8')) as Example[]
+  return JSON.parse(await readFile(join(root, 'test/strategies/fixtures', path), 'utf8')) as Example[]
 }
 
 function withEnv<T>(env: Record<string, string>, run: () => Promise<T>): Promise<T> {
@@ -143,7 +143,7 @@ afterAll(async () => {
 
 describe('human-verification and its validation through the score-api host', () => {
   it('scores every voter of the world as the library does, Passport asked only about the voters Human ID did not verify, within 5 requests', async () => {
-    const examples = (await fixture('strategies/human-verification.json')).filter((example) => example.network === '10')
+    const examples = (await fixture('human-verification/examples.json')).filter((example) => example.network === '10')
     const optionSets: Params[] = [
       ...examples.map((example) => example.strategy.params),
       { credentials: ['gov-id', 'phone', 'biometrics', 'clean-hands'], match: 'all', verifiedScore: 3, passportScore: 2 },
@@ -161,7 +161,7 @@ describe('human-verification and its validation through the score-api host', () 
   }, 240_000)
 
   it('a space on Ethereum: the Ethereum block read once (for the blockfinder and the Passport time), the same scores as the library', async () => {
-    const [example] = (await fixture('strategies/human-verification.json')).filter((each) => each.network === '1')
+    const [example] = (await fixture('human-verification/examples.json')).filter((each) => each.network === '1')
     for (const params of [example!.strategy.params, { credentials: ['gov-id', 'phone', 'biometrics'], scorerId: 1 }]) {
       const { result, requests, passport } = await counted(() => folder('human-verification', params, voters, '1', example!.snapshot))
       expect(result).toEqual(await library('human-verification', params, voters, '1', example!.snapshot))
@@ -221,7 +221,7 @@ describe('human-verification and its validation through the score-api host', () 
 describe('passport-v2 through the score-api host', () => {
   it('scores every voter of the world as the library does, for each example option set: 1 block read and 1 listing page', async () => {
     expect(voters.length).toBeGreaterThan(500)
-    for (const example of await fixture('strategies/passport-v2.json')) {
+    for (const example of await fixture('passport-v2/examples.json')) {
       const { result, requests, passport } = await counted(() => folder('passport-v2', example.strategy.params, voters))
       expect(result).toEqual(await library('passport-v2', example.strategy.params, voters))
       expect(Object.values(result).some((score) => score > 0)).toBe(true)
@@ -233,7 +233,7 @@ describe('passport-v2 through the score-api host', () => {
   }, 120_000)
 
   it('voters rescored after the snapshot: the same scores as before, read from the history (A2), one request each', async () => {
-    const examples = await fixture('strategies/passport-v2.json')
+    const examples = await fixture('passport-v2/examples.json')
     const scored = voters.slice(0, 60)
     const before = await Promise.all(examples.map((example) => folder('passport-v2', example.strategy.params, scored)))
     await rescore(scored.slice(0, 12))
@@ -246,7 +246,7 @@ describe('passport-v2 through the score-api host', () => {
   }, 120_000)
 
   it('a single voter: one block read and one listing read by address, plus A2 when rescored since', async () => {
-    const [example] = await fixture('strategies/passport-v2.json')
+    const [example] = await fixture('passport-v2/examples.json')
     for (const [index, address] of voters.slice(0, 16).entries()) {
       const { result, requests, passport } = await counted(() => folder('passport-v2', example!.strategy.params, [address]))
       expect(result).toEqual(await library('passport-v2', example!.strategy.params, [address]))
