@@ -375,13 +375,13 @@ export async function verifyHumans(
   provider,
   addresses: string[],
   options,
-  snapshot: number | string
+  snapshot
 ): Promise<HumanVerdicts> {
   const { credentials, match, actionId, sandbox } = readOptions(options);
   const hubNetwork = sandbox ? '84532' : '10';
   const voters = [...new Set(addresses.map(address => getAddress(address)))];
   let hubProvider = provider;
-  let blockTag: number | string = snapshot;
+  let blockTag = snapshot;
   if (network !== hubNetwork) {
     // The hub chain's block at the snapshot's time, by score-api's blockfinder.
     hubProvider = getProvider(hubNetwork);
