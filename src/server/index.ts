@@ -14,6 +14,7 @@ export { createFilePersistence, loadStateFile, writeFileAtomic, type FilePersist
 export { signingMessageText } from './routes/registry.js'
 export { buildStampCredential, type CredentialInput, type StampCredentialJson } from './state/credentials.js'
 export { createEmptyState, Store as ServerStore, type ScoreOptions, type StampWrite } from './state/store.js'
+export type { SubmissionPage, SubmissionPageQuery } from './state/listing.js'
 export type { ServerState, StampRecord } from './state/types.js'
 // Stamp proofs sign and verify with node:crypto (Ed25519), so they live beside the server, not in the browser-safe root.
 export {

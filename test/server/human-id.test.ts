@@ -19,6 +19,7 @@ import {
   evaluateVerification,
   neverExpires,
   resolveSnapshotTime,
+  scoreVotingStrategy,
 } from '../../src/server/routes/human-id.js'
 import { createEmptyState, stateFromWorld, type ServerState, type Verification } from '../../src/server/state/index.js'
 import { demoCustomActionId, generateWorld, type World } from '../../src/world/index.js'
@@ -524,5 +525,39 @@ describe('contract: the Human ID client against the server', () => {
     expect(answer).toMatchObject({ isUnique: true, signature: expect.stringMatching(/^0x[0-9a-f]{130}$/) })
     const nothing = world.demoAccounts.find((account) => account.story === 'nothing')!
     expect(await client.getCleanHandsSbt({ address: nothing.address })).toEqual({ isUnique: false })
+  })
+})
+
+describe('E4 reads a record as it is now', () => {
+  test('a record edited in place (action id, expiry, issuer) is judged by its new fields at the next batch', () => {
+    const address = '0x00000000000000000000000000000000000000f4' as Address
+    const record: Verification = {
+      address,
+      credential: 'gov-id',
+      network: 'optimism',
+      source: 'hub',
+      circuitId: humanIdCircuitIds['gov-id'],
+      actionId: '123456789',
+      issuer: humanIdIssuers['gov-id'],
+      nullifier: '1',
+      emptyPublicValues: false,
+      issuedAt: 1_700_000_000,
+      expiresAt: 1_900_000_000,
+      revoked: false,
+      revokedAt: null,
+      kind: 'valid',
+    }
+    const records = [record]
+    const batch = () => scoreVotingStrategy(records, { credential: 'gov-id', network: 'optimism', actionId: 123456789n, addresses: [address], at: 1_800_000_000 }).score[0]!.score
+    expect(batch()).toBe(1)
+    record.actionId = '42'
+    expect(batch()).toBe(0)
+    record.actionId = '123456789'
+    expect(batch()).toBe(1)
+    record.expiresAt = 1_799_999_999
+    expect(batch()).toBe(0)
+    record.expiresAt = 1_900_000_000
+    record.issuer = untrustedHumanIdIssuer
+    expect(batch()).toBe(0)
   })
 })

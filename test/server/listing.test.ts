@@ -157,6 +157,10 @@ describe(`C4 over ${rowCount.toLocaleString('en-US')} rows`, () => {
     const h = await largeState()
     await expectListing(h, { offset: 1000 })
     await expectListing(h, { gte: worldNowMs })
+    // The scorer becomes binary: the same rows now read 1 or 0 with evidence.
+    expect((await h.call(`/admin/scorers/${scorerId}`, { method: 'PUT', admin: true, json: { type: 'binary' } })).status).toBe(200)
+    const binary = await expectListing(h, { offset: 1000, limit: 3 })
+    expect(binary.items[0]).toMatchObject({ score: '0.000000000', evidence: { type: 'ThresholdScoreCheck', success: false } })
     // The admin API replaces the whole state with one of two rows.
     const state = structuredClone(h.store.state)
     const kept = Object.fromEntries(Object.entries(state.submissions[scorerId]!).filter(([, row]) => row.seq % 10_000 === 1))

@@ -8,6 +8,7 @@ import { describe, expect, test } from 'vitest'
 import { createRegistryClient } from '../../src/clients/registry.js'
 import { InvalidRequestError, NotFoundError } from '../../src/errors/index.js'
 import { registryScoreItemsSchema, registryScorePageSchema, registryScoreSchema, signingMessageSchema } from '../../src/schemas/registry.js'
+import { verdictFromScore } from '../../src/verify/verdict.js'
 import { failure, setup, worldNowMs, type Harness } from './harness.js'
 
 describe('C1 signing message and C2 submit', () => {
@@ -249,5 +250,60 @@ describe('C5-C7', () => {
     expect((await h.call(`/registry/token-stake/${stake.address}`)).body.users).toHaveLength(1)
     expect((await h.call(`/registry/token-stake/${stake.address}/999`)).body).toEqual({ users: [] })
     expect((await h.call('/registry/token-stake/0x12/1')).status).toBe(400)
+  })
+})
+
+describe('v1 submits in the A2 history, and thresholds in the rows', () => {
+  test('A2 answers a C2 submit, and a later C2 rescore, at their times (not an older A1 read)', async () => {
+    const h = setup()
+    const address = '0x00000000000000000000000000000000000000e1'
+    const history = (at: number) => h.call(`/v2/stamps/1/score/${address}/history?created_at=${new Date(at).toISOString()}`)
+    // An A1 read first: no stamps, 0.
+    expect((await h.call(`/v2/stamps/1/score/${address}`)).body.score).toBe('0.00000')
+    // A stamp, then a C2 submit an hour later: the submit's score is the latest.
+    h.clock.advance(3_600_000)
+    await h.call('/admin/stamps', { method: 'POST', admin: true, json: { address, provider: 'Google' } })
+    const submitted = await h.registry().submitPassport({ address, scorerId: 1 })
+    expect(submitted.score).toBe('0.525000000')
+    const afterSubmit = await history(h.clock.now())
+    expect(afterSubmit.status).toBe(200)
+    expect(afterSubmit.body.items ?? [afterSubmit.body]).toEqual([
+      expect.objectContaining({ address, score: '0.52500', last_score_timestamp: new Date(h.clock.now()).toISOString() }),
+    ])
+    // Before the submit, A2 still answers the A1 read.
+    const before = await history(h.clock.now() - 1)
+    expect((before.body.items ?? [before.body])[0]).toMatchObject({ score: '0.00000' })
+    // A C2 rescore a day later, after the stamp is gone: A2 at that time reads 0 again.
+    h.clock.advance(86_400_000)
+    await h.call(`/admin/stamps/${address}?provider=Google`, { method: 'DELETE', admin: true })
+    expect((await h.registry().submitPassport({ address, scorerId: 1 })).score).toBe('0.000000000')
+    const rescored = await history(h.clock.now())
+    expect((rescored.body.items ?? [rescored.body])[0]).toMatchObject({ score: '0.00000' })
+    const between = await history(h.clock.now() - 1)
+    expect((between.body.items ?? [between.body])[0]).toMatchObject({ score: '0.52500' })
+  })
+
+  test('a plain scorer with a threshold other than 20 names it in its C2-C4 rows; at 20 the rows are as the spec shows', async () => {
+    const h = setup()
+    const scorer4 = h.world.scorers.find((scorer) => scorer.id === 4)!
+    expect(scorer4).toMatchObject({ type: 'unique-humanity', threshold: '15' })
+    const address = h.world.wallets[0]!.address
+    await h.call(`/v2/stamps/4/score/${address}`)
+    await h.call(`/v2/stamps/1/score/${address}`)
+    const row4 = (await h.registry().listScores({ scorerId: 4, address })).items[0]!
+    expect(row4.evidence).toEqual({ type: 'ThresholdScoreCheck', success: Number(row4.score) >= 15, rawScore: row4.score, threshold: '15.000000000' })
+    expect((await h.registry().listScores({ scorerId: 1, address })).items[0]!.evidence).toBeNull()
+
+    // A score between the scorer's threshold and 20 passes on the listing as on A2.
+    await h.call('/admin/scorers/9', { method: 'PUT', admin: true, json: { name: 'Low bar', threshold: '0.5', weights: { Google: '0.525' } } })
+    const voter = '0x00000000000000000000000000000000000000e2'
+    await h.call('/admin/stamps', { method: 'POST', admin: true, json: { address: voter, provider: 'Google' } })
+    const submitted = await h.registry().submitPassport({ address: voter, scorerId: 9 })
+    expect(submitted).toMatchObject({ score: '0.525000000', evidence: { success: true, rawScore: '0.525000000', threshold: '0.500000000' } })
+    const listed = (await h.call(`/registry/score/9?address=${voter}`)).body.items[0]
+    const a2 = await h.call(`/v2/stamps/9/score/${voter}/history?created_at=${new Date(h.clock.now()).toISOString()}`)
+    const fromHistory = (a2.body.items ?? [a2.body])[0]
+    expect(verdictFromScore({ record: listed, origin: 'listing', at: new Date(h.clock.now()) })).toMatchObject({ reason: 'valid', valid: true, evidence: { threshold: '0.500000000' } })
+    expect(verdictFromScore({ record: fromHistory, origin: 'history', at: new Date(h.clock.now()) })).toMatchObject({ reason: 'valid', valid: true, evidence: { threshold: '0.50000' } })
   })
 })

@@ -15,5 +15,6 @@ export {
   type StampWrite,
 } from './store.js'
 export { readAt, readCount, recordRead, type HistoryWrite } from './history.js'
+export { SubmissionIndex, type SubmissionPage, type SubmissionPageQuery } from './listing.js'
 export { stateFromWorld, type StateFromWorldOptions } from './world.js'
 export * from './types.js'
