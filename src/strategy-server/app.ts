@@ -54,6 +54,8 @@ export type CreateStrategyServerOptions = {
   finalityMs?: number | undefined
   /** See {@link createStrategyScorer}. Default 5 ms. */
   batchWindowMs?: number | undefined
+  /** See {@link createStrategyScorer}. Default 250 ms. */
+  maxBatchWaitMs?: number | undefined
   /** Most addresses a call. Default {@link defaultMaxAddresses}. */
   maxAddresses?: number | undefined
   /** Where request logs go, one JSON line each. Default: none. */
@@ -135,6 +137,7 @@ export function createStrategyServer(options: CreateStrategyServerOptions): Stra
     now,
     finalityMs: options.finalityMs,
     batchWindowMs: options.batchWindowMs,
+    maxBatchWaitMs: options.maxBatchWaitMs,
     maxBatch: maxAddresses,
     onRun({ strategy, requests }) {
       metrics.count('personhood_strategy_runs_total', { strategy })
