@@ -54,6 +54,8 @@ export type CreateStrategyServerOptions = {
   finalityMs?: number | undefined
   /** See {@link createStrategyScorer}. Default 5 ms. */
   batchWindowMs?: number | undefined
+  /** See {@link createStrategyScorer}. Default 250 ms. */
+  maxBatchWaitMs?: number | undefined
   /** Most addresses a call. Default {@link defaultMaxAddresses}. */
   maxAddresses?: number | undefined
   /** Where request logs go, one JSON line each. Default: none. */
@@ -135,6 +137,7 @@ export function createStrategyServer(options: CreateStrategyServerOptions): Stra
     now,
     finalityMs: options.finalityMs,
     batchWindowMs: options.batchWindowMs,
+    maxBatchWaitMs: options.maxBatchWaitMs,
     maxBatch: maxAddresses,
     onRun({ strategy, requests }) {
       metrics.count('personhood_strategy_runs_total', { strategy })
@@ -151,6 +154,7 @@ export function createStrategyServer(options: CreateStrategyServerOptions): Stra
     const started = performance.now()
     await next()
     const seconds = (performance.now() - started) / 1000
+    c.res.headers.set('Server-Timing', `total;dur=${(seconds * 1000).toFixed(1)}`)
     const strategy = c.get('strategy')
     const route = strategy === undefined ? new URL(c.req.url).pathname : '/strategies/:name'
     metrics.count('personhood_strategy_requests_total', { route, strategy: strategy ?? '', status: String(c.res.status) })
@@ -257,7 +261,8 @@ export function createStrategyServer(options: CreateStrategyServerOptions): Stra
       } catch {
         throw unauthorized('options.url is not a URL.')
       }
-      if (!path.endsWith(`/${definition.name}`)) throw unauthorized(`options.url names another endpoint than /strategies/${definition.name}.`)
+      const route = c.req.param('name') ?? definition.name
+      if (!path.endsWith(`/${route}`)) throw unauthorized(`options.url names another endpoint than /strategies/${route}.`)
     }
     return answer(c, definition, { options: strategyOptions, network, snapshot, addresses })
   })

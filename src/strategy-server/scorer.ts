@@ -34,8 +34,13 @@ export type CreateStrategyScorerParameters = {
   now?: (() => number) | undefined
   /** A snapshot older than this (by its block's timestamp) is final and its answers are kept for good. Default 15 minutes. */
   finalityMs?: number | undefined
-  /** How long the first call of a group waits for others to join its run, ms. Default 5. */
+  /**
+   * A run starts once no new address has joined it for this long, ms (each arrival restarts the
+   * wait), so a burst's calls ride together. Default 5.
+   */
   batchWindowMs?: number | undefined
+  /** The longest a run waits for more addresses after its first, ms. Default 250. */
+  maxBatchWaitMs?: number | undefined
   /** Most addresses in one run. Default 10,000. */
   maxBatch?: number | undefined
   /** Hears of every run: its strategy, size and the requests it sent by source. */
@@ -192,6 +197,8 @@ type Group = {
   running: Map<Address, Waiter>
   active: boolean
   timer: ReturnType<typeof setTimeout> | undefined
+  /** When the first address of the next run started waiting (performance.now()). */
+  firstWaitAt: number | undefined
 }
 
 /**
@@ -200,8 +207,9 @@ type Group = {
  * @throws {InvalidParameterError} on a bad `finalityMs`, `batchWindowMs` or `maxBatch`.
  */
 export function createStrategyScorer(parameters: CreateStrategyScorerParameters): StrategyScorer {
-  const { store, now = Date.now, finalityMs = defaultFinalityMs, batchWindowMs = 5, maxBatch = 10_000 } = parameters
+  const { store, now = Date.now, finalityMs = defaultFinalityMs, batchWindowMs = 5, maxBatchWaitMs = 250, maxBatch = 10_000 } = parameters
   if (!(finalityMs >= 0)) throw new InvalidParameterError({ parameter: 'finalityMs', reason: `Expected a number of ms, got ${String(finalityMs)}.` })
+  if (!(maxBatchWaitMs >= 0)) throw new InvalidParameterError({ parameter: 'maxBatchWaitMs', reason: `Expected a number of ms, got ${String(maxBatchWaitMs)}.` })
   if (!(batchWindowMs >= 0)) throw new InvalidParameterError({ parameter: 'batchWindowMs', reason: `Expected a number of ms, got ${String(batchWindowMs)}.` })
   if (!Number.isSafeInteger(maxBatch) || maxBatch < 1) throw new InvalidParameterError({ parameter: 'maxBatch', reason: `Expected a positive integer, got ${String(maxBatch)}.` })
   const context = parameters.context ?? {}
@@ -230,12 +238,18 @@ export function createStrategyScorer(parameters: CreateStrategyScorerParameters)
     return read
   }
 
+  /** (Re)starts the wait of the group's next run: `batchWindowMs` after the last arrival, at most `maxBatchWaitMs` after the first. */
   function schedule(group: Group): void {
-    if (group.active || group.timer !== undefined || group.waiting.size === 0) return
+    if (group.active || group.waiting.size === 0) return
+    const at = performance.now()
+    group.firstWaitAt ??= at
+    if (group.timer !== undefined) clearTimeout(group.timer)
+    const delay = Math.max(0, Math.min(batchWindowMs, group.firstWaitAt + maxBatchWaitMs - at))
     group.timer = setTimeout(() => {
       group.timer = undefined
+      group.firstWaitAt = undefined
       void run(group)
-    }, batchWindowMs)
+    }, delay)
   }
 
   async function run(group: Group): Promise<void> {
@@ -302,7 +316,7 @@ export function createStrategyScorer(parameters: CreateStrategyScorerParameters)
           continue
         }
         if (!group) {
-          group = { key, call, blockNumber: block.blockNumber, final, waiting: new Map(), running: new Map(), active: false, timer: undefined }
+          group = { key, call, blockNumber: block.blockNumber, final, waiting: new Map(), running: new Map(), active: false, timer: undefined, firstWaitAt: undefined }
           groups.set(key, group)
         }
         let entry = group.running.get(address) ?? group.waiting.get(address)
