@@ -19,7 +19,12 @@ import { createAttestationIndexClient } from '../../src/clients/attestation-inde
 import { createAttestationIndexApp } from '../../src/server/routes/attestation-index.js'
 import { verifyCredentials } from '../../src/verify/credentials.js'
 import type { AttestationRow } from '../../src/world/types.js'
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { getStrategyJsonSchema } from '../../src/strategy/define.js'
+import { humanIdStrategy } from '../../src/strategy/human-id.js'
 import { compileReader, readerCodeInModule } from '../../scripts/strategy-reader.js'
+import { root } from '../helpers/built.js'
 import { TestChain, type Eip1193 } from '../chain/harness.js'
 import { attesterLower, freshAddress } from '../chain/helpers.js'
 import { layHumanIdFolder, type HumanIdFolder } from './human-id-layout.js'
@@ -219,6 +224,12 @@ describe('strategies/human-id reader', () => {
     expect(await readerCodeInModule()).toBe(await compileReader())
   })
 
+  it("schema.json is the library's options less source (the folder reads the chain only)", async () => {
+    const library = getStrategyJsonSchema(humanIdStrategy) as { definitions: { Strategy: { properties: Record<string, unknown> } } }
+    delete library.definitions.Strategy.properties.source
+    expect(JSON.parse(await readFile(join(root, 'strategies/human-id/schema.json'), 'utf8'))).toEqual(library)
+  })
+
   it('every verdict equals verifyCredentials at the same block, and the story', async () => {
     const folderModule = await load()
     const addresses = story.map((entry) => entry.address)
@@ -315,8 +326,11 @@ describe('strategies/human-id reader', () => {
       expect(Object.values(scores)).toEqual(holders.map(() => 1))
       expect(requests).toEqual({ rpc: { eth_call: 1 }, index: 1 + holders.length, snapshots: 0 })
       const many = Array.from({ length: 60 }, () => freshAddress())
+      // The listing: every row of the clean-hands schema.
+      const listed = rows.filter((row) => row.fullSchemaId === 'onchain_evm_10_0x8').length
+      expect(Math.ceil(listed / 100)).toBe(53)
       await expect(strategy('space.eth', '10', provider, many, { credentials: ['clean-hands'] }, Number(snapshot))).rejects.toThrow(
-        'human-id: clean hands for 60 voters needs 53 requests to the attestation index (its listing holds 5228 attestations); a call makes at most 51. Ask for fewer voters, or serve the strategy from the personhood strategy server (docs/strategy-server.md), which keeps the listing',
+        `human-id: clean hands for 60 voters needs 53 requests to the attestation index (its listing holds ${listed} attestations); a call makes at most 51. Ask for fewer voters, or serve the strategy from the personhood strategy server (docs/strategy-server.md), which keeps the listing`,
       )
     } finally {
       rows.splice(before)
