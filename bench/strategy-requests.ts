@@ -4,8 +4,8 @@
  * getSnapshots behind a counting gateway), run against the demo world (the reference server and
  * the local chain), by strategy, credential set (or mode), network (10: the hub chain; 1: a space
  * on Ethereum), voters (the world's, then addresses it does not know) at 100 blocks before the
- * head, and cold (a fresh load:
- * no module cache, as a new score-api process) or warm (the same load, the same call again).
+ * head, and cold (a fresh load: no module cache, as a new score-api process) or warm (the same
+ * load, the same call again). A call that throws is a row naming the error.
  *
  *   npx tsx bench/strategy-requests.ts                      # VOTERS=1,500,10000
  *   VOTERS=1,500 STRATEGIES=human-id npx tsx bench/strategy-requests.ts
@@ -58,7 +58,7 @@ function describeRequests(requests: UpstreamRequests): string {
   return parts.join(', ')
 }
 
-type Row = { strategy: string; set: string; network: string; voters: number; cold: UpstreamRequests; warm: UpstreamRequests; seconds: number }
+type Row = { strategy: string; set: string; network: string; voters: number; cold?: UpstreamRequests; warm?: UpstreamRequests; seconds: number; error?: string }
 const rows: Row[] = []
 
 let started = Date.now()
@@ -79,11 +79,17 @@ for (const name of names) {
           const strategy = api.strategies[name]!.strategy
           const call = () => strategy('personhood.eth', network, api.utils.getProvider(network), [...addresses], structuredClone(params), snapshot)
           started = Date.now()
-          const cold = await upstreams.record(call)
-          const seconds = (Date.now() - started) / 1000
-          const warm = await upstreams.record(call)
-          rows.push({ strategy: name, set: label, network, voters: count, cold: cold.requests, warm: warm.requests, seconds })
-          console.log(`${name} | ${label} | network ${network} | ${count} voters | cold ${cold.requests.total} (${describeRequests(cold.requests)}) | warm ${warm.requests.total} | ${seconds.toFixed(1)} s`)
+          try {
+            const cold = await upstreams.record(call)
+            const seconds = (Date.now() - started) / 1000
+            const warm = await upstreams.record(call)
+            rows.push({ strategy: name, set: label, network, voters: count, cold: cold.requests, warm: warm.requests, seconds })
+            console.log(`${name} | ${label} | network ${network} | ${count} voters | cold ${cold.requests.total} (${describeRequests(cold.requests)}) | warm ${warm.requests.total} | ${seconds.toFixed(1)} s`)
+          } catch (error) {
+            const message = (error as Error).message.split('\n')[0] as string
+            rows.push({ strategy: name, set: label, network, voters: count, seconds: (Date.now() - started) / 1000, error: message })
+            console.log(`${name} | ${label} | network ${network} | ${count} voters | fails: ${message}`)
+          }
         }
       }
     }
@@ -97,5 +103,6 @@ build.remove()
 console.log('\n| Strategy | Credentials / mode | Network | Voters | Cold | Warm | What (cold) | Cold call |')
 console.log('|---|---|---|---:|---:|---:|---|---:|')
 for (const row of rows) {
-  console.log(`| ${row.strategy} | ${row.set} | ${row.network} | ${row.voters.toLocaleString('en')} | ${row.cold.total} | ${row.warm.total} | ${describeRequests(row.cold)} | ${row.seconds.toFixed(1)} s |`)
+  const what = row.cold ? describeRequests(row.cold) : `fails: ${row.error}`
+  console.log(`| ${row.strategy} | ${row.set} | ${row.network} | ${row.voters.toLocaleString('en')} | ${row.cold?.total ?? '-'} | ${row.warm?.total ?? '-'} | ${what} | ${row.seconds.toFixed(1)} s |`)
 }
