@@ -237,7 +237,7 @@ export async function checkExamples(parameters: {
   )
   // A strategy calling a sibling folder (human-verification calls human-id) needs it laid out too.
   const strategies = Object.fromEntries(
-    readdirSync(join(root, 'strategies'), { withFileTypes: true }).filter((entry) => entry.isDirectory() && existsSync(join(root, 'strategies', entry.name, 'index.ts'))).map((entry) => [entry.name, join(root, 'strategies', entry.name)]),
+    (existsSync(join(root, 'strategies')) ? readdirSync(join(root, 'strategies'), { withFileTypes: true }) : []).filter((entry) => entry.isDirectory() && existsSync(join(root, 'strategies', entry.name, 'index.ts'))).map((entry) => [entry.name, join(root, 'strategies', entry.name)]),
   )
   let build: ScoreApiBuild
   try {
