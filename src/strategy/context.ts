@@ -103,7 +103,8 @@ export type StrategyContext = {
   /**
    * The strategies a wrapping strategy (`human-gated`) may call by name: score-api's registry
    * (`strategies` of its `src/strategies/strategies`), `personhood/strategies`' `strategies`, or
-   * {@link strategyDefinitions}. Default: none (a wrapping strategy then refuses every inner name).
+   * {@link strategyDefinitions}. Default: this package's own strategies (`human-id`, `passport-v2`,
+   * `human-verification`).
    */
   strategies?: InnerStrategyRegistry | undefined
   /**
