@@ -35,7 +35,7 @@ export type UpstreamRequests = {
   total: number
   /** JSON-RPC calls by method, e.g. `{ eth_call: 1, eth_chainId: 1 }`. */
   rpc: Record<string, number>
-  /** HTTP requests other than JSON-RPC, by `host/path` (no query). */
+  /** HTTP requests other than JSON-RPC, by `host/path` (no query; an address in the path as `:address`). */
   http: Record<string, number>
   /** GraphQL (subgraph) queries by endpoint: `blockfinder`, or the `host/path` of another. */
   subgraph: Record<string, number>
@@ -157,7 +157,7 @@ export async function startUpstreams(providers: Record<string, Eip1193ProviderLi
     counting.total++
     const bare = path.split('?')[0] as string
     if (host === gatewayHost) return
-    bump(counting.http, `${host}${bare}`)
+    bump(counting.http, `${host}${bare.replace(/0x[0-9a-fA-F]{40}/g, ':address')}`)
   }
   const onHttp = (message: unknown) => {
     const request = (message as { request: ClientRequest }).request

@@ -148,10 +148,14 @@ describe('each check fails on a folder that breaks its rule', () => {
   })
 
   test('README: no configuration to paste, one the schema refuses, no word on requests or tier-1 keys', () => {
-    fails(() => checkReadme(broken((folder) => (folder.readme = folder.readme.replace(/```json[\s\S]*```/, '')))), /needs a ```json space configuration/)
+    fails(() => checkReadme(broken((folder) => (folder.readme = folder.readme.replace(/```json[\s\S]*```/, '')))), /needs a ```json configuration/)
     fails(() => checkReadme(broken((folder) => (folder.readme = folder.readme.replace('"score": 1', '"score": "one"')))), /does not validate against schema.json/)
     fails(() => checkReadme(broken((folder) => (folder.readme = folder.readme.replace(/requests?/g, 'calls')))), /costs in requests/)
-    fails(() => checkReadme(broken((folder) => (folder.readme = folder.readme.replace(/tier-1/g, 'basic')))), /tier-1 key/)
+    fails(() => checkReadme(broken((folder) => (folder.readme = `${folder.readme.replace(/tier-1/g, 'basic')}\nSet PASSPORT_API_KEY.\n`))), /tier-1 key can serve \(the folder reads Passport\)/)
+    // A folder that does not read Passport need not speak of its keys; params alone are a configuration.
+    checkReadme(broken((folder) => (folder.readme = folder.readme.replace(/tier-1/g, 'basic'))))
+    checkReadme(broken((folder) => (folder.readme = folder.readme.replace(/\{ "name": "parity-fixture", "network": "10", "params": (\{[^}]*\}) \}/, '$1'))))
+    fails(() => checkReadme(broken((folder) => (folder.readme = folder.readme.replace(/\{ "name": "parity-fixture", "network": "10", "params": \{[^}]*\} \}/, '{ "score": "one" }')))), /does not validate/)
   })
 
   test('results: keys not checksummed, an address left out or added, a value that is not a number, nothing positive', async () => {

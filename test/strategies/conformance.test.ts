@@ -4,7 +4,7 @@
  * options and loaded as its loader loads them (the score-api host, test/score-api-host); their
  * networks are the local chain and a chain clock behind the host's gateway, their services the
  * reference server of the demo world (each folder's serving in `servings.ts`). The examples run
- * here are the demo-world ones of `fixtures/examples/strategies/<name>.json`; a folder's own
+ * here are the demo-world ones of `fixtures/<name>/examples.json`; a folder's own
  * `examples.json` names real networks and gets the static checks only.
  */
 import { existsSync, readFileSync } from 'node:fs'
@@ -40,11 +40,16 @@ import {
 import { servings } from './servings.js'
 
 const names = listStrategyFolders()
-const demoExamplesPath = (name: string) => join(import.meta.dirname, 'fixtures', 'examples', 'strategies', `${name}.json`)
+const demoExamplesPath = (name: string) => join(import.meta.dirname, 'fixtures', name, 'examples.json')
 const demoExamples = (name: string) => (existsSync(demoExamplesPath(name)) ? (JSON.parse(readFileSync(demoExamplesPath(name), 'utf8')) as StrategyExample[]) : [])
 
-/** Requests per call, at most (issue 22): 5 at 500 voters, 2 for one voter on the hub's network. */
+/**
+ * Requests per call, at most (issue 22): 5 at 500 voters, 2 for one voter on the hub's network.
+ * passport-v2 is held to fewer requests than voters only: Passport has no bulk read by address, and
+ * its README states the cost by scorer size (issue 22, point 5).
+ */
 const budget = { many: 5, single: 2 }
+const withinBudget = (name: string) => name !== 'passport-v2'
 
 let build: ScoreApiBuild
 
@@ -106,7 +111,7 @@ describe.each(names)('strategies/%s', (name) => {
   test('schema.json is draft-07, $ref Strategy, additionalProperties false, items on every array, symbol not required', () => checkSchema(folder))
   test('examples.json (real networks): 3 to 20 addresses, a numeric snapshot, params valid against schema.json (ajv)', () => checkExamples(folder))
   test('the demo-world examples: the same checks', () => checkExamples({ ...folder, examples }))
-  test('README.md has a space configuration valid against schema.json, the cost in requests and what a tier-1 key serves', () => checkReadme(folder))
+  test('README.md has a configuration valid against schema.json, the cost in requests, and what a tier-1 key serves when it reads Passport', () => checkReadme(folder))
 
   describe.each(examples.map((example, index) => ({ index, example })))('demo example $index', ({ example }) => {
     let batch: Record<string, number>
@@ -144,17 +149,17 @@ describe.each(names)('strategies/%s', (name) => {
       checkScores(example.addresses, await runScoreApiForm(folder, hosted, example, { snapshot: 'latest' }))
     })
 
-    test(`500 addresses from a cold start: every one answered, in at most ${budget.many} requests`, async () => {
+    test(`500 addresses from a cold start: every one answered, in at most ${withinBudget(name) ? budget.many : 'fewer than 500'} requests`, async () => {
       const addresses = server.voters(500)
       expect(new Set(addresses.map((address) => getAddress(address))).size).toBe(500)
       const cold = coldFolder()
       const { result, requests } = await upstreams.record(() => runScoreApiForm(cold, hosted, example, { addresses }))
       checkScores(addresses, result)
       console.log(`strategies/${name}, network ${example.network}, 500 addresses, cold: ${requests.total} requests`, requests)
-      expect(requests.total).toBeLessThanOrEqual(budget.many)
+      expect(requests.total).toBeLessThanOrEqual(withinBudget(name) ? budget.many : addresses.length - 1)
     })
 
-    test(`one voter from a cold start: at most ${budget.single} requests on Optimism (printed elsewhere)`, async () => {
+    test(`one voter from a cold start: at most ${budget.single} requests on Optimism (counted and printed on Ethereum)`, async () => {
       const cold = coldFolder()
       const { result, requests } = await upstreams.record(() => runScoreApiForm(cold, hosted, example, { addresses: example.addresses.slice(0, 1) }))
       checkScores(example.addresses.slice(0, 1), result)

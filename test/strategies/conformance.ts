@@ -247,9 +247,10 @@ export function checkExamples(folder: StrategyFolder): void {
 }
 
 /**
- * `README.md`: a ready-to-paste space configuration (a ```json block naming the strategy, whose
- * params validate against the schema), what the options cost in requests, and what a tier-1 key
- * can serve.
+ * `README.md`: a ready-to-paste configuration (a ```json block: the params to type in Snapshot's
+ * strategy form, or `{ "name": <folder>, "params": {...} }`), every one valid against the schema;
+ * what the options cost in requests; and, for a folder that reads Passport (its README names
+ * `PASSPORT_API_KEY`), what a tier-1 key can serve.
  */
 export function checkReadme(folder: StrategyFolder): void {
   const blocks = [...folder.readme.matchAll(/```json\n([\s\S]*?)```/g)].map((match) => match[1] as string)
@@ -257,18 +258,21 @@ export function checkReadme(folder: StrategyFolder): void {
     try {
       const parsed = JSON.parse(block) as unknown
       const list = Array.isArray(parsed) ? parsed : [parsed]
-      return list.filter((item): item is { name: string; params: unknown } => typeof item === 'object' && item !== null && (item as { name?: unknown }).name === folder.name)
+      return list
+        .filter((item): item is Record<string, unknown> => typeof item === 'object' && item !== null && !Array.isArray(item))
+        .filter((item) => item.name === undefined || item.name === folder.name)
+        .map((item) => (item.name === folder.name ? item.params : item))
     } catch {
       return []
     }
   })
-  if (configurations.length === 0) fail(`README.md needs a \`\`\`json space configuration: { "name": "${folder.name}", "network": ..., "params": { ... } }.`)
-  for (const configuration of configurations) {
-    const errors = schemaErrors(folder, configuration.params)
+  if (configurations.length === 0) fail(`README.md needs a \`\`\`json configuration: the params of ${folder.name} (or { "name": "${folder.name}", "params": { ... } }).`)
+  for (const params of configurations) {
+    const errors = schemaErrors(folder, params)
     if (errors) fail(`README.md's configuration of ${folder.name} does not validate against schema.json: ${errors}.`)
   }
   if (!/\brequests?\b/i.test(folder.readme)) fail('README.md must say what each option costs in requests.')
-  if (!/tier[- ]1/i.test(folder.readme)) fail('README.md must say what a tier-1 key can serve.')
+  if (/PASSPORT_API_KEY/.test(folder.readme) && !/tier[- ]1/i.test(folder.readme)) fail('README.md must say what a tier-1 key can serve (the folder reads Passport).')
 }
 
 // ---------------------------------------------------------------------------------------------

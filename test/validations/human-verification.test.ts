@@ -6,7 +6,7 @@
  * params validate against its schema.json (score-api's unit checks). The sources are the local
  * chain (behind the host's gateway) and the reference server of one demo world. The folder's own
  * examples.json names real networks; the demo examples are in
- * test/strategies/fixtures/examples/validations/human-verification.json.
+ * test/strategies/fixtures/validations/human-verification/examples.json.
  */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -23,7 +23,7 @@ import { root } from '../helpers/built.js'
 type Example = { name: string; author: string; space: string; network: string; snapshot: number | 'latest'; params: Record<string, unknown>; valid: boolean }
 
 const folder = join(root, 'validations', 'human-verification')
-const examples = JSON.parse(readFileSync(join(root, 'test', 'strategies', 'fixtures', 'examples', 'validations', 'human-verification.json'), 'utf8')) as Example[]
+const examples = JSON.parse(readFileSync(join(root, 'test', 'strategies', 'fixtures', 'validations', 'human-verification', 'examples.json'), 'utf8')) as Example[]
 let server: ExampleServer
 let upstreams: Upstreams
 let build: ScoreApiBuild
@@ -59,14 +59,19 @@ afterAll(async () => {
 })
 
 describe('validations/human-verification', () => {
-  it("has an id, a title and a schema.json that is the strategy folder's options under #/definitions/Validation", () => {
+  it("has an id, a title and a schema.json under #/definitions/Validation whose options are options of the strategy folder, of the same type", () => {
     const validation = new Validation(examples[0]!.author, 'personhood.eth', '10', 'latest', {})
     expect(validation.id).toBe('human-verification')
     expect(validation.title).not.toBe('')
     const schema = JSON.parse(readFileSync(join(folder, 'schema.json'), 'utf8')) as { $ref: string; definitions: Record<string, unknown> }
-    const strategySchema = JSON.parse(readFileSync(join(strategiesRoot, 'human-verification', 'schema.json'), 'utf8')) as { definitions: { Strategy: unknown } }
+    type Options = { properties: Record<string, unknown>; additionalProperties: boolean }
+    const strategySchema = JSON.parse(readFileSync(join(strategiesRoot, 'human-verification', 'schema.json'), 'utf8')) as { definitions: { Strategy: Options } }
     expect(schema.$ref).toBe('#/definitions/Validation')
-    expect(schema.definitions.Validation).toEqual(strategySchema.definitions.Strategy)
+    const options = schema.definitions.Validation as Options
+    expect(options.additionalProperties).toBe(false)
+    expect(Object.keys(options.properties).length).toBeGreaterThan(0)
+    const typeOf = (property: unknown) => (property as { type?: unknown } | undefined)?.type
+    for (const [name, property] of Object.entries(options.properties)) expect(typeOf(property), name).toEqual(typeOf(strategySchema.definitions.Strategy.properties[name]))
   })
 
   it('every example has params valid against schema.json, and both answers occur', () => {

@@ -22,31 +22,27 @@ export function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
-export function getProvider(network: string | number, options: any = {}) {
-  return snapshot.utils.getProvider(network, {
+// Typed as snapshot.js types them, as score-api re-exports them.
+export const getProvider: typeof snapshot.utils.getProvider = (
+  network,
+  options = {}
+) =>
+  snapshot.utils.getProvider(network, {
     broviderUrl: gateway('SCORE_API_HOST_BROVIDER_URL'),
     ...options
   });
-}
 
-export function getSnapshots(
-  network: string,
-  snapshotBlock: Snapshot,
-  provider: any,
-  networks: string[],
-  options: any = {}
-) {
-  return snapshot.utils.getSnapshots(
-    network,
-    snapshotBlock,
-    provider,
-    networks,
-    {
-      blockFinderUrl: gateway('SCORE_API_HOST_BLOCKFINDER_URL'),
-      ...options
-    }
-  );
-}
+export const getSnapshots: typeof snapshot.utils.getSnapshots = (
+  network,
+  snapshotBlock,
+  provider,
+  networks,
+  options = {}
+) =>
+  snapshot.utils.getSnapshots(network, snapshotBlock, provider, networks, {
+    blockFinderUrl: gateway('SCORE_API_HOST_BLOCKFINDER_URL'),
+    ...options
+  });
 
 export const {
   multicall,
