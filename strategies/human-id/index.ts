@@ -89,7 +89,7 @@ function readOptions(options: any) {
   if (
     !Array.isArray(credentials) ||
     credentials.length === 0 ||
-    credentials.some((credential) => !CREDENTIALS.includes(credential))
+    credentials.some(credential => !CREDENTIALS.includes(credential))
   ) {
     throw new Error(`human-id: credentials must be some of ${CREDENTIALS}`);
   }
@@ -148,7 +148,7 @@ async function pagesAfter(url: string, pages: number, recipient?: string) {
   const rest = Array.from({ length: Math.max(0, pages - 1) }, (_, i) =>
     indexPage(url, i + 2, recipient)
   );
-  return (await Promise.all(rest)).flatMap((page) => page.rows);
+  return (await Promise.all(rest)).flatMap(page => page.rows);
 }
 
 async function allRows(url: string, recipient?: string): Promise<Row[]> {
@@ -164,7 +164,7 @@ async function listing(url: string, voters: number): Promise<Row[] | null> {
   const first = await indexPage(url, 1);
   let rows = first.rows;
   if (cached) {
-    const known = new Set(cached.map((row) => row.attestationId));
+    const known = new Set(cached.map(row => row.attestationId));
     const newer = first.total - cached.length;
     for (let page = 2; newer >= 0 && rows.length <= newer; page++) {
       if (page > first.pages) break;
@@ -197,15 +197,15 @@ async function cleanHandsRows(voters: string[]) {
     rows = [];
     for (let i = 0; i < voters.length; i += 10) {
       const batch = voters.slice(i, i + 10);
-      const read = await Promise.all(batch.map((v) => allRows(url, v)));
+      const read = await Promise.all(batch.map(v => allRows(url, v)));
       rows.push(...read.flat());
     }
   }
   const byVoter: Record<string, Row[]> = {};
-  voters.forEach((voter) => (byVoter[voter.toLowerCase()] = []));
+  voters.forEach(voter => (byVoter[voter.toLowerCase()] = []));
   for (const row of rows) {
     const recipients = Array.isArray(row?.recipients) ? row.recipients : [];
-    const named = new Set(recipients.map((r) => String(r).toLowerCase()));
+    const named = new Set(recipients.map(r => String(r).toLowerCase()));
     for (const recipient of named) {
       if (byVoter[recipient] && !byVoter[recipient].includes(row)) {
         byVoter[recipient].push(row);
@@ -218,8 +218,8 @@ async function cleanHandsRows(voters: string[]) {
 // A row as the index should send it (the library's schema); any other row is
 // judged malformed.
 function wellFormed(row: any): boolean {
-  const text = (value) => typeof value === 'string';
-  const numeric = (value) => typeof value === 'number' || text(value);
+  const text = value => typeof value === 'string';
+  const numeric = value => typeof value === 'number' || text(value);
   return (
     typeof row === 'object' &&
     row !== null &&
@@ -375,13 +375,13 @@ export async function verifyHumans(
   provider,
   addresses: string[],
   options,
-  snapshot: number | string
+  snapshot
 ): Promise<HumanVerdicts> {
   const { credentials, match, actionId, sandbox } = readOptions(options);
   const hubNetwork = sandbox ? '84532' : '10';
-  const voters = [...new Set(addresses.map((address) => getAddress(address)))];
+  const voters = [...new Set(addresses.map(address => getAddress(address)))];
   let hubProvider = provider;
-  let blockTag: number | string = snapshot;
+  let blockTag = snapshot;
   if (network !== hubNetwork) {
     // The hub chain's block at the snapshot's time, by score-api's blockfinder.
     hubProvider = getProvider(hubNetwork);
@@ -400,8 +400,8 @@ export async function verifyHumans(
       );
     }
   }
-  const sbts = credentials.filter((c) => c !== 'clean-hands');
-  const circuits = sbts.map((c) => [
+  const sbts = credentials.filter(c => c !== 'clean-hands');
+  const circuits = sbts.map(c => [
     circuitIds[c],
     BigInt(issuers[c]),
     (!sandbox && permanentStores[c]) || ZERO,
@@ -418,7 +418,7 @@ export async function verifyHumans(
   let chunk: Chunk = { voters: [], pairs: [] };
   for (const voter of voters) {
     const ids = (rows[voter.toLowerCase()] ?? []).map(attestationId);
-    const mine = [...new Set(ids.filter((id) => id !== undefined))];
+    const mine = [...new Set(ids.filter(id => id !== undefined))];
     const voterCount = chunk.voters.length + 1;
     const pairCount = chunk.pairs.length + mine.length;
     const bytes = 96 + voterCount * perVoter + pairCount;
@@ -446,7 +446,7 @@ export async function verifyHumans(
     const args = defaultAbiCoder.encode(READER_ARGS, [
       [hubAddresses[hubNetwork], actionId, [...passport, false]],
       circuits,
-      `0x${voters.map((voter) => voter.slice(2)).join('')}`,
+      `0x${voters.map(voter => voter.slice(2)).join('')}`,
       [
         sandbox ? ZERO : signProtocolAddress,
         cleanHandsOnchainSchemaId,
@@ -476,7 +476,7 @@ export async function verifyHumans(
   const at = blockTag === 'latest' ? 'latest' : Number(blockTag);
   const first = await call(chunks[0], at);
   const number = Number(word(first, 1));
-  const rest = await Promise.all(chunks.slice(1).map((c) => call(c, number)));
+  const rest = await Promise.all(chunks.slice(1).map(c => call(c, number)));
   const block = {
     chainId: Number(word(first, 2)),
     number,
@@ -494,7 +494,7 @@ export async function verifyHumans(
     const { voters, pairs } = chunks[index];
     const pairAt = 96 + voters.length * perVoter;
     const onchain = (voter: string) => (id: bigint) => {
-      const i = pairs.findIndex((p) => p[0] === id && p[1] === voter);
+      const i = pairs.findIndex(p => p[0] === id && p[1] === voter);
       if (i < 0) throw new Error(`human-id: the reader skipped ${id}`);
       return bits(data, pairAt + i, 1);
     };
@@ -536,7 +536,7 @@ export async function verifyHumans(
           timestamp
         );
       }
-      const ordered = credentials.map((c) => [c, verdicts[c]] as const);
+      const ordered = credentials.map(c => [c, verdicts[c]] as const);
       out[voter] = {
         verified: matchCredentials({
           verdicts: ordered.map(([credential, { valid }]) => ({
@@ -576,7 +576,7 @@ export async function strategy(
     snapshot
   );
   return Object.fromEntries(
-    addresses.map((address) => [
+    addresses.map(address => [
       getAddress(address),
       voters[getAddress(address)].verified ? score : 0
     ])
