@@ -39,7 +39,7 @@ export async function verifyHumansOrPassport(
   const blocks = {};
   const space = network === hub ? provider : Object.create(provider);
   if (space !== provider) {
-    space.getBlock = (tag) =>
+    space.getBlock = tag =>
       (blocks[tag] = blocks[tag] || provider.getBlock(tag));
   }
   const humans = await verifyHumans(
@@ -50,7 +50,7 @@ export async function verifyHumansOrPassport(
     snapshot
   );
   const unverified = Object.keys(humans.voters).filter(
-    (address) => humans.voters[address].verified !== true
+    address => humans.voters[address].verified !== true
   );
   let passport = {};
   if (fallback && unverified.length > 0) {
@@ -106,13 +106,13 @@ export async function strategy(
     snapshot
   );
   return Object.fromEntries(
-    addresses.map((address) => {
+    addresses.map(address => {
       const voter = voters[getAddress(address)];
       const score = !voter.eligible
         ? 0
         : voter.method === 'passport'
-        ? passportScore
-        : verifiedScore;
+          ? passportScore
+          : verifiedScore;
       return [getAddress(address), score];
     })
   );

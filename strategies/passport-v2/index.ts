@@ -100,7 +100,7 @@ function judge(
   // A v2 record (A1, A2) carries its threshold and expiry; a v1 row (C4) its expiry date, and a
   // binary scorer's row its score and threshold in `evidence`.
   const v2 = 'passing_score' in record;
-  const raw = v2 ? record.score : record.evidence?.rawScore ?? record.score;
+  const raw = v2 ? record.score : (record.evidence?.rawScore ?? record.score);
   const score = raw === null || raw === undefined ? null : String(raw);
   const recorded = v2 ? record.threshold : record.evidence?.threshold;
   const judged =
@@ -177,7 +177,7 @@ export async function passportVerdicts(
   const headers = { 'X-API-KEY': apiKey };
   const atMs = at * 1000;
   const createdAt = new Date(atMs).toISOString();
-  const voters = [...new Set(addresses.map((address) => getAddress(address)))];
+  const voters = [...new Set(addresses.map(address => getAddress(address)))];
   const found: Record<string, PassportVerdict> = {};
   const rescored: string[] = [];
   const judgeAt = (address: string, record: Row | null, origin) =>
@@ -196,8 +196,8 @@ export async function passportVerdicts(
         response.status === 401
           ? ' (check PASSPORT_API_KEY)'
           : response.status === 404
-          ? ` (is scorer ${scorerId} yours?)`
-          : '';
+            ? ` (is scorer ${scorerId} yours?)`
+            : '';
       throw new Error(
         `${name}: ${source} answered HTTP ${response.status}${hint}`
       );
@@ -238,7 +238,7 @@ export async function passportVerdicts(
   };
   const readByAddress = async (list: string[]) => {
     tooMany(list.length, undefined);
-    await eachLimited(list, async (address) => {
+    await eachLimited(list, async address => {
       const lower = address.toLowerCase();
       const page = await read(
         `/registry/score/${scorerId}?address=${lower}`,
@@ -280,11 +280,11 @@ export async function passportVerdicts(
     const rows = new Map<string, Row>();
     for (const row of first.items) rows.set(row.address.toLowerCase(), row);
     const pages = Math.max(1, Math.ceil(first.count / PAGE_SIZE));
-    const missing = voters.filter((a) => !rows.has(a.toLowerCase()));
+    const missing = voters.filter(a => !rows.has(a.toLowerCase()));
     if (pages - 1 <= missing.length) {
       tooMany(pages - 1, first.count);
       const rest = Array.from({ length: pages - 1 }, (_, i) => i + 1);
-      await eachLimited(rest, async (page) => {
+      await eachLimited(rest, async page => {
         const { items } = await readPage(page);
         const expected = Math.min(PAGE_SIZE, first.count - page * PAGE_SIZE);
         if (!Array.isArray(items) || items.length < expected) {
@@ -326,8 +326,8 @@ export async function passportVerdicts(
         body === 404
           ? null
           : Array.isArray(body.items)
-          ? body.items[0] ?? null
-          : body;
+            ? (body.items[0] ?? null)
+            : body;
       const scoredAt = record?.last_score_timestamp
         ? Date.parse(record.last_score_timestamp)
         : NaN;
@@ -347,7 +347,7 @@ export async function passportVerdicts(
         `${name}: the API key may not read Passport score history (A2 answered 403; Passport allowlists keys for it), and ${denied.length} voter(s) were rescored after ${createdAt}: their score then can only be read there. Ask Passport to allowlist the key, or set allowLiveScore to count their current score`
       );
     }
-    await eachLimited(denied, async (address) => {
+    await eachLimited(denied, async address => {
       const record = await read(
         `/v2/stamps/${scorerId}/score/${address.toLowerCase()}`,
         `the Passport score (A1) of ${address}`,
@@ -361,7 +361,7 @@ export async function passportVerdicts(
 
 function readOptions(options) {
   const mode = options?.mode ?? 'gated';
-  const positive = (value) =>
+  const positive = value =>
     value === undefined || (typeof value === 'number' && value > 0);
   if (mode !== 'gated' && mode !== 'weighted') {
     throw new Error("passport-v2: mode must be 'gated' or 'weighted'");
@@ -415,7 +415,7 @@ export async function strategy(
   const at = await snapshotTime(provider, snapshot);
   const verdicts = await passportVerdicts(addresses, options ?? {}, at);
   return Object.fromEntries(
-    addresses.map((address) => {
+    addresses.map(address => {
       const verdict = verdicts[getAddress(address)];
       return [getAddress(address), passportVerdictValue(verdict, weighting)];
     })

@@ -27,6 +27,6 @@ export default class extends Validation {
       [customAuthor],
       this.snapshot || 'latest'
     );
-    return Object.values(scores).some((score) => score > 0);
+    return Object.values(scores).some(score => score > 0);
   }
 }

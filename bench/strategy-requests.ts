@@ -1,0 +1,108 @@
+/**
+ * Requests per call of the score-api folders, as score-api would send them: each folder compiled
+ * and loaded by the test's score-api host (TypeScript 4.7, CommonJS, snapshot.js's getProvider and
+ * getSnapshots behind a counting gateway), run against the demo world (the reference server and
+ * the local chain), by strategy, credential set (or mode), network (10: the hub chain; 1: a space
+ * on Ethereum), voters (the world's, then addresses it does not know) at 100 blocks before the
+ * head, and cold (a fresh load: no module cache, as a new score-api process) or warm (the same
+ * load, the same call again). A call that throws is a row naming the error.
+ *
+ *   npx tsx bench/strategy-requests.ts                      # VOTERS=1,500,10000
+ *   VOTERS=1,500 STRATEGIES=human-id npx tsx bench/strategy-requests.ts
+ */
+import { join } from 'node:path'
+import { getAddress, keccak256, toHex } from 'viem'
+import type { Eip1193ProviderLike } from '../src/index.js'
+import { buildScoreApi } from '../test/score-api-host/host.js'
+import { startUpstreams, type UpstreamRequests } from '../test/score-api-host/upstreams.js'
+import { listStrategyFolders, strategiesRoot, type ExampleServer } from '../test/strategies/conformance.js'
+import { servings } from '../test/strategies/servings.js'
+
+const voterCounts = (process.env.VOTERS ?? '1,500,10000').split(',').map(Number)
+const only = process.env.STRATEGIES?.split(',')
+const allFour = ['gov-id', 'phone', 'biometrics', 'clean-hands']
+
+/** The option sets measured per strategy: a label (credential set or mode) and the params. */
+const optionSets: Record<string, { label: string; params: Record<string, unknown> }[]> = {
+  'human-id': [
+    { label: 'gov-id', params: { credentials: ['gov-id'] } },
+    { label: 'gov-id, phone, biometrics', params: { credentials: ['gov-id', 'phone', 'biometrics'], match: 'any' } },
+    { label: 'clean-hands', params: { credentials: ['clean-hands'] } },
+    { label: 'all four', params: { credentials: allFour, match: 'any' } },
+  ],
+  'human-verification': [
+    { label: 'gov-id, phone, biometrics + Passport', params: { credentials: ['gov-id', 'phone', 'biometrics'], scorerId: 1 } },
+    { label: 'all four + Passport', params: { credentials: allFour, scorerId: 1 } },
+  ],
+  'passport-v2': [
+    { label: 'gated', params: { mode: 'gated', scorerId: 1 } },
+    { label: 'weighted', params: { mode: 'weighted', scorerId: 1 } },
+  ],
+}
+
+const names = listStrategyFolders().filter((name) => !only || only.includes(name))
+const missing = names.filter((name) => !optionSets[name])
+if (missing.length) throw new Error(`bench/strategy-requests.ts has no option sets for ${missing.join(', ')}`)
+
+function voters(server: ExampleServer, count: number): string[] {
+  const known = server.voters(count).map((address) => getAddress(address))
+  return [...known, ...Array.from({ length: count - known.length }, (_, index) => getAddress(keccak256(toHex(`bench voter ${index}`)).slice(0, 42)))]
+}
+
+function describeRequests(requests: UpstreamRequests): string {
+  const parts = [
+    ...Object.entries(requests.rpc).map(([method, count]) => `${count} ${method}`),
+    ...Object.entries(requests.subgraph).map(([name, count]) => `${count} ${name}`),
+    ...Object.entries(requests.http).map(([path, count]) => `${count} ${path.replace(/^[^/]+/, '')}`),
+  ]
+  return parts.join(', ')
+}
+
+type Row = { strategy: string; set: string; network: string; voters: number; cold?: UpstreamRequests; warm?: UpstreamRequests; seconds: number; error?: string }
+const rows: Row[] = []
+
+let started = Date.now()
+const build = buildScoreApi({ strategies: Object.fromEntries(names.map((name) => [name, join(strategiesRoot, name)])) })
+console.log(`Compiled ${names.join(', ')} with TypeScript 4.7 in ${((Date.now() - started) / 1000).toFixed(1)} s.`)
+
+for (const name of names) {
+  const server = await servings[name]!.start()
+  const upstreams = await startUpstreams({ '10': server.provider('10') as Eip1193ProviderLike, '1': server.provider('1') as Eip1193ProviderLike })
+  Object.assign(process.env, server.env, upstreams.env)
+  try {
+    for (const network of ['10', '1']) {
+      const snapshot = Number(await server.latestBlock(network)) - 100
+      for (const { label, params } of optionSets[name]!) {
+        for (const count of voterCounts) {
+          const addresses = voters(server, count)
+          const api = build.load()
+          const strategy = api.strategies[name]!.strategy
+          const call = () => strategy('personhood.eth', network, api.utils.getProvider(network), [...addresses], structuredClone(params), snapshot)
+          started = Date.now()
+          try {
+            const cold = await upstreams.record(call)
+            const seconds = (Date.now() - started) / 1000
+            const warm = await upstreams.record(call)
+            rows.push({ strategy: name, set: label, network, voters: count, cold: cold.requests, warm: warm.requests, seconds })
+            console.log(`${name} | ${label} | network ${network} | ${count} voters | cold ${cold.requests.total} (${describeRequests(cold.requests)}) | warm ${warm.requests.total} | ${seconds.toFixed(1)} s`)
+          } catch (error) {
+            const message = (error as Error).message.split('\n')[0] as string
+            rows.push({ strategy: name, set: label, network, voters: count, seconds: (Date.now() - started) / 1000, error: message })
+            console.log(`${name} | ${label} | network ${network} | ${count} voters | fails: ${message}`)
+          }
+        }
+      }
+    }
+  } finally {
+    await upstreams.close()
+    await server.close()
+  }
+}
+build.remove()
+
+console.log('\n| Strategy | Credentials / mode | Network | Voters | Cold | Warm | What (cold) | Cold call |')
+console.log('|---|---|---|---:|---:|---:|---|---:|')
+for (const row of rows) {
+  const what = row.cold ? describeRequests(row.cold) : `fails: ${row.error}`
+  console.log(`| ${row.strategy} | ${row.set} | ${row.network} | ${row.voters.toLocaleString('en')} | ${row.cold?.total ?? '-'} | ${row.warm?.total ?? '-'} | ${what} | ${row.seconds.toFixed(1)} s |`)
+}
