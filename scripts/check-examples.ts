@@ -7,18 +7,18 @@
  *   RPC_URL_10=https://... RPC_URL_1=https://... BLOCKFINDER_URL=https://blockfinder.snapshot.org \
  *   PASSPORT_API_KEY=... PASSPORT_SCORER_ID=... npm run strategies:check-examples [-- <folder>...]
  *
- * Without the endpoints an example needs it says what it needs and runs nothing. The folders are
- * laid out as score-api lays them out (`src/strategies/utils.ts`, `strategies/<name>/`,
- * `validations/<name>/`, `validations/validation.ts`) in a temporary folder and loaded as CommonJS;
- * the `utils.ts` there is this script's own, in our words, with score-api's exports: `getProvider`
- * reads the RPC URL of the network, `getSnapshots` asks the blockfinder, `customFetch` and
- * `getScoresDirect` behave as score-api's. They import nothing of `personhood`.
+ * Without the endpoints an example needs it says what it needs and runs nothing. With them the
+ * folders are built as score-api builds them, by the test host (test/score-api-host: score-api's
+ * layout, TypeScript 4.7 with its compiler options, CommonJS, `require`), whose `getProvider` and
+ * `getSnapshots` are snapshot.js's own, pointed at the RPC URLs and the blockfinder given here.
  */
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { getAddress } from 'viem'
+import { buildScoreApi, withEnvironment, type ScoreApi, type ScoreApiBuild } from '../test/score-api-host/host.js'
 
 /** One example of one folder. */
 export type ExampleCase = {
@@ -136,152 +136,55 @@ export function describeNeeds(cases: readonly ExampleCase[], env: Record<string,
 export type ExampleReport = { example: ExampleCase; status: 'passed' | 'failed'; details: string; ms: number }
 
 // ---------------------------------------------------------------------------------------------
-// The score-api layout (run only when every example's needs are met)
+// Running (only when every example's needs are met)
 // ---------------------------------------------------------------------------------------------
 
-const utilsSource = `// score-api's src/strategies/utils.ts as far as the folders use it, written for
-// npm run strategies:check-examples: real endpoints from the environment.
-import { StaticJsonRpcProvider } from '@ethersproject/providers';
+/** The variables the folders read from score-api's environment, passed through as given. */
+const folderVariables = ['PASSPORT_API_KEY', 'PASSPORT_SCORER_ID', 'PASSPORT_API_URL', 'HUMAN_ID_API_URL', 'ATTESTATION_INDEX_URL']
 
-const providers: Record<string, StaticJsonRpcProvider> = {};
-
-function rpcUrl(network: string): string {
-  const url = process.env['RPC_URL_' + network];
-  if (url) return url;
-  if (process.env.BROVIDER_URL) return process.env.BROVIDER_URL.replace(/\\/+$/, '') + '/' + network;
-  throw new Error('no RPC URL for network ' + network + ': set RPC_URL_' + network);
-}
-
-export function getProvider(network: string) {
-  const key = String(network);
-  if (!providers[key]) providers[key] = new StaticJsonRpcProvider(rpcUrl(key), Number(key));
-  return providers[key];
-}
-
-export async function customFetch(url: any, options: any = {}, timeout = 20000): Promise<any> {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), timeout);
-  try {
-    return await fetch(url, { ...options, signal: controller.signal });
-  } catch (error: any) {
-    if (error && error.name === 'AbortError') throw new Error('API request timeout');
-    throw error;
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-// As snapshot.js: the snapshot's own network keeps its block; the others are found by the
-// blockfinder from the block's timestamp.
-export async function getSnapshots(network: string, snapshot: any, provider: any, networks: string[]) {
-  const result: Record<string, any> = {};
-  for (const n of networks) result[n] = snapshot;
-  const others = networks.filter((n) => n !== network);
-  if (snapshot === 'latest' || others.length === 0) return result;
-  const block = await provider.getBlock(snapshot);
-  const url = process.env.BLOCKFINDER_URL as string;
-  const query = 'query { blocks(where: { ts: ' + block.timestamp + ', network_in: ' + JSON.stringify(others) + ' }) { network number } }';
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify({ query }) });
-  if (!response.ok) throw new Error('blockfinder answered HTTP ' + response.status);
-  const body: any = await response.json();
-  if (body.errors) throw new Error('blockfinder: ' + JSON.stringify(body.errors));
-  for (const found of body.data.blocks) result[String(found.network)] = Number(found.number);
-  return result;
-}
-
-// As score-api: each strategy on its network at its snapshot; scores not above 0, or of addresses
-// not asked, dropped.
-export async function getScoresDirect(space: string, strategies: any[], network: string, provider: any, addresses: string[], snapshot: any) {
-  const registry = (globalThis as any).__checkExamplesRegistry;
-  const networks = Array.from(new Set(strategies.map((s) => s.network || network)));
-  const snapshots = await getSnapshots(network, snapshot, provider, networks);
-  const asked = new Set(addresses.map((a) => a.toLowerCase()));
-  return Promise.all(
-    strategies.map(async (s) => {
-      const on = s.network || network;
-      const score = await (await registry(s.name)).strategy(space, on, getProvider(on), addresses, s.params, snapshots[on]);
-      const kept: Record<string, number> = {};
-      for (const [address, vp] of Object.entries(score)) if ((vp as number) > 0 && asked.has(address.toLowerCase())) kept[address] = vp as number;
-      return kept;
+/**
+ * snapshot.js's `getProvider` reaches `<broviderUrl>/<network>`. With `BROVIDER_URL` alone that is
+ * the URL; with `RPC_URL_<network>` variables a gateway on 127.0.0.1 forwards `/<network>` to each
+ * (and to `BROVIDER_URL/<network>` for a network without its own variable).
+ */
+async function startRpcGateway(env: Record<string, string | undefined>): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer((request, response) => {
+    const network = (request.url ?? '').replace(/^\/+|\/+$/g, '')
+    const target = env[`RPC_URL_${network}`] || (env.BROVIDER_URL ? `${env.BROVIDER_URL.replace(/\/+$/, '')}/${network}` : undefined)
+    const chunks: Buffer[] = []
+    request.on('data', (chunk: Buffer) => chunks.push(chunk))
+    request.on('end', () => {
+      if (!target || request.method !== 'POST') {
+        response.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: `no RPC URL for network ${network}: set RPC_URL_${network}` }))
+        return
+      }
+      fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body: Buffer.concat(chunks) })
+        .then(async (upstream) => {
+          response.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' }).end(Buffer.from(await upstream.arrayBuffer()))
+        })
+        .catch((error: unknown) => {
+          response.writeHead(502, { 'content-type': 'application/json' }).end(JSON.stringify({ error: `RPC of network ${network} failed: ${error instanceof Error ? error.message : String(error)}` }))
+        })
     })
-  );
-}
-`
-
-const validationSource = `// score-api's Validation base class as far as the folders use it: an author that is not an
-// address does not pass; subclasses implement doValidate.
-import { getAddress } from '@ethersproject/address';
-
-export default class Validation {
-  public author: string;
-  public space: string;
-  public network: string;
-  public snapshot: any;
-  public params: any;
-  constructor(author: string, space: string, network: string, snapshot: any, params: any) {
-    this.author = author;
-    this.space = space;
-    this.network = network;
-    this.snapshot = snapshot;
-    this.params = params;
-  }
-  async validate(customAuthor = this.author): Promise<boolean> {
-    try {
-      getAddress(customAuthor);
-    } catch {
-      return false;
-    }
-    return this.doValidate(customAuthor);
-  }
-  protected async doValidate(_customAuthor: string): Promise<boolean> {
-    return true;
-  }
-}
-`
-
-type ScoreApiUtils = { getScoresDirect: (...args: unknown[]) => Promise<Array<Record<string, number>>>; getProvider: (network: string) => unknown }
-type StrategyModule = { strategy: (...args: unknown[]) => Promise<Record<string, number>> }
-type ValidationModule = { default: new (author: string, space: string, network: string, snapshot: number | 'latest', params: unknown) => { validate(): Promise<boolean> } }
-
-/** Lays the folders out as score-api does, under `dir`; returns how to load a strategy or validation. */
-export function layScoreApi(root: string, dir: string) {
-  const strategies = join(dir, 'src/strategies/strategies')
-  const validations = join(dir, 'src/strategies/validations')
-  mkdirSync(strategies, { recursive: true })
-  mkdirSync(validations, { recursive: true })
-  // CommonJS, as score-api compiles its TypeScript.
-  writeFileSync(join(dir, 'package.json'), '{ "type": "commonjs" }\n')
-  writeFileSync(join(dir, 'src/strategies/utils.ts'), utilsSource)
-  writeFileSync(join(validations, 'validation.ts'), validationSource)
-  for (const [parent, target] of [['strategies', strategies], ['validations', validations]] as const) {
-    if (!existsSync(join(root, parent))) continue
-    for (const entry of readdirSync(join(root, parent), { withFileTypes: true })) {
-      if (entry.isDirectory()) cpSync(join(root, parent, entry.name), join(target, entry.name), { recursive: true })
-    }
-  }
-  // Loaded with require, as score-api loads its compiled folders (tsx compiles them on the way).
-  const require = createRequire(join(dir, 'package.json'))
-  const strategy = async (name: string) => require(join(strategies, name, 'index.ts')) as StrategyModule
-  ;(globalThis as Record<string, unknown>).__checkExamplesRegistry = strategy
-  return {
-    strategy,
-    validation: async (name: string) => require(join(validations, name, 'index.ts')) as ValidationModule,
-    utils: () => require(join(dir, 'src/strategies/utils.ts')) as ScoreApiUtils,
-  }
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) }
 }
 
-/** Runs one example as score-api's CI does and says whether it passes. */
-export async function runExample(example: ExampleCase, loader: ReturnType<typeof layScoreApi>): Promise<ExampleReport> {
-  const utils = loader.utils()
+/** Runs one example through the loaded score-api as its CI does, and says whether it passes. */
+export async function runExample(example: ExampleCase, api: ScoreApi, timeLimitMs = 10_000): Promise<ExampleReport> {
   const started = Date.now()
   const report = (status: ExampleReport['status'], details: string): ExampleReport => ({ example, status, details, ms: Date.now() - started })
   try {
     if (example.kind === 'validation') {
-      const Validation = (await loader.validation(example.id)).default
+      const entry = api.validations[example.id]
+      if (!entry) return report('failed', `score-api has no validation ${example.id}`)
       const expected = example.valid ?? true
-      const actual = await new Validation(example.author ?? '', example.space ?? '', example.network, example.snapshot, example.params).validate()
+      const actual = await new entry.validation(example.author ?? '', example.space ?? '', example.network, example.snapshot, example.params).validate()
       return actual === expected ? report('passed', `${example.author}: ${actual}, as expected`) : report('failed', `${example.author}: ${actual}, expected ${expected}`)
     }
+    if (!api.strategies[example.id]) return report('failed', `score-api has no strategy ${example.id}`)
     // score-api's example checks, before any request.
     if (example.addresses.length < 3 || example.addresses.length > 20) {
       return report('failed', `${example.addresses.length} addresses: score-api wants 3 to 20 per example`)
@@ -289,7 +192,8 @@ export async function runExample(example: ExampleCase, loader: ReturnType<typeof
     if (typeof example.snapshot !== 'number' || !Number.isSafeInteger(example.snapshot)) {
       return report('failed', `snapshot ${String(example.snapshot)}: score-api wants a past block number`)
     }
-    const [scores = {}] = await utils.getScoresDirect('personhood.eth', [{ name: example.id, network: example.network, params: example.params }], example.network, utils.getProvider(example.network), example.addresses, example.snapshot)
+    const provider = api.utils.getProvider(example.network)
+    const [scores = {}] = await api.utils.getScoresDirect('personhood.eth', [{ name: example.id, network: example.network, params: example.params }], example.network, provider, example.addresses, example.snapshot)
     const ms = Date.now() - started
     const positive = Object.values(scores).filter((score) => score > 0).length
     const summary = `${positive} of ${example.addresses.length} addresses with a positive score`
@@ -297,7 +201,7 @@ export async function runExample(example: ExampleCase, loader: ReturnType<typeof
     // score-api's strategy test: a positive score, checksummed addresses, within 10 seconds.
     if (positive === 0) return report('failed', `${summary}: score-api requires at least one`)
     if (notChecksummed.length > 0) return report('failed', `${summary}, but not checksummed: ${notChecksummed.join(', ')}`)
-    if (ms > 10_000) return report('failed', `${summary}, in ${(ms / 1000).toFixed(1)} s: score-api allows 10 s`)
+    if (ms > timeLimitMs) return report('failed', `${summary}, in ${(ms / 1000).toFixed(1)} s: score-api allows ${timeLimitMs / 1000} s`)
     return report('passed', summary)
   } catch (error) {
     return report('failed', `threw: ${error instanceof Error ? error.message : String(error)}`)
@@ -305,7 +209,14 @@ export async function runExample(example: ExampleCase, loader: ReturnType<typeof
 }
 
 /** The command: plan, say what is missing or run, report. Returns the exit code. */
-export async function checkExamples(parameters: { root: string; env: Record<string, string | undefined>; only?: readonly string[]; log?: (line: string) => void }): Promise<number> {
+export async function checkExamples(parameters: {
+  root: string
+  env: Record<string, string | undefined>
+  only?: readonly string[]
+  log?: (line: string) => void
+  /** score-api's limit per strategy example: 10 s. */
+  timeLimitMs?: number
+}): Promise<number> {
   const { root, env } = parameters
   const log = parameters.log ?? ((line: string) => console.log(line))
   const cases = loadExamples(root, parameters.only)
@@ -320,21 +231,47 @@ export async function checkExamples(parameters: { root: string; env: Record<stri
     log('Then run npm run strategies:check-examples again (folders may be named after --).')
     return 2
   }
-  const dir = join(root, '.tmp', `check-examples-${process.pid}`)
-  rmSync(dir, { recursive: true, force: true })
+  // The folders as score-api builds them: the test host's layout, TypeScript 4.7, CommonJS, require.
+  const folders = (parent: string) => Object.fromEntries(
+    [...new Set(cases.map((example) => example.folder))].filter((folder) => folder.startsWith(`${parent}/`)).map((folder) => [folder.slice(parent.length + 1), join(root, folder)]),
+  )
+  // A strategy calling a sibling folder (human-verification calls human-id) needs it laid out too.
+  const strategies = Object.fromEntries(
+    (existsSync(join(root, 'strategies')) ? readdirSync(join(root, 'strategies'), { withFileTypes: true }) : []).filter((entry) => entry.isDirectory() && existsSync(join(root, 'strategies', entry.name, 'index.ts'))).map((entry) => [entry.name, join(root, 'strategies', entry.name)]),
+  )
+  let build: ScoreApiBuild
   try {
-    const loader = layScoreApi(root, dir)
-    const reports: ExampleReport[] = []
-    for (const example of cases) {
-      const result = await runExample(example, loader)
-      reports.push(result)
-      log(`${result.status === 'passed' ? 'PASS' : 'FAIL'} ${example.folder} #${example.index} "${example.name}" (network ${example.network}, snapshot ${example.snapshot}, ${(result.ms / 1000).toFixed(1)} s): ${result.details}`)
-    }
-    const failed = reports.filter((result) => result.status === 'failed').length
-    log(`${reports.length - failed} of ${reports.length} examples passed.`)
-    return failed === 0 ? 0 : 1
+    build = buildScoreApi({ strategies, validations: folders('validations') })
+  } catch (error) {
+    log(`FAIL the folders do not build as score-api builds them: ${error instanceof Error ? error.message : String(error)}`)
+    return 1
+  }
+  const gateway = await startRpcGateway(env)
+  const variables: Record<string, string> = { SCORE_API_HOST_BROVIDER_URL: gateway.url }
+  if (env.BLOCKFINDER_URL) variables.SCORE_API_HOST_BLOCKFINDER_URL = env.BLOCKFINDER_URL
+  for (const name of folderVariables) if (env[name]) variables[name] = env[name]
+  try {
+    return await withEnvironment(variables, async () => {
+      let api: ScoreApi
+      try {
+        api = build.load()
+      } catch (error) {
+        log(`FAIL the folders do not load as score-api loads them: ${error instanceof Error ? error.message : String(error)}`)
+        return 1
+      }
+      const reports: ExampleReport[] = []
+      for (const example of cases) {
+        const result = await runExample(example, api, parameters.timeLimitMs)
+        reports.push(result)
+        log(`${result.status === 'passed' ? 'PASS' : 'FAIL'} ${example.folder} #${example.index} "${example.name}" (network ${example.network}, snapshot ${example.snapshot}, ${(result.ms / 1000).toFixed(1)} s): ${result.details}`)
+      }
+      const failed = reports.filter((result) => result.status === 'failed').length
+      log(`${reports.length - failed} of ${reports.length} examples passed.`)
+      return failed === 0 ? 0 : 1
+    })
   } finally {
-    rmSync(dir, { recursive: true, force: true })
+    await gateway.close()
+    build.remove()
   }
 }
 

@@ -4,11 +4,14 @@
  * no request, no layout, exit code 2.
  */
 import { spawnSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { checkExamples, loadExamples, missingNeeds, needsOf, type ExampleCase } from '../../scripts/check-examples.js'
+import type { Eip1193ProviderLike } from '../../src/index.js'
+import { startUpstreams, type Upstreams } from '../score-api-host/upstreams.js'
+import { startChainWorld } from './human-id-serving.js'
 
 const root = new URL('../..', import.meta.url).pathname
 const temporary: string[] = []
@@ -95,4 +98,48 @@ describe('without the endpoints', () => {
     expect(result.stdout).toContain('RPC_URL_10 (or BROVIDER_URL)')
     expect(result.stdout).toContain('PASSPORT_API_KEY')
   }, 60_000)
+})
+
+describe('with the endpoints (the demo world behind the test gateway)', () => {
+  let world: Awaited<ReturnType<typeof startChainWorld>>
+  let upstreams: Upstreams
+  const exampleRoot = join(root, '.tmp', `check-examples-root-${process.pid}`)
+
+  beforeAll(async () => {
+    world = await startChainWorld()
+    upstreams = await startUpstreams({ '10': world.provider('10') as Eip1193ProviderLike, '1': world.provider('1') as Eip1193ProviderLike })
+    const fixtures = JSON.parse(readFileSync(join(root, 'test/strategies/fixtures/examples/strategies/human-id.json'), 'utf8')) as Array<{ network: string; strategy: { params: Record<string, unknown> } }>
+    const onOptimism = fixtures.find((example) => example.network === '10' && example.strategy.params.source === undefined)
+    const onEthereum = fixtures.find((example) => example.network === '1')
+    const nobody = { ...onOptimism, name: 'Nobody verified', addresses: ['0x000000000000000000000000000000000000dEaD', '0x0000000000000000000000000000000000000001', '0x0000000000000000000000000000000000000002'] }
+    cpSync(join(root, 'strategies/human-id'), join(exampleRoot, 'strategies/human-id'), { recursive: true })
+    writeFileSync(join(exampleRoot, 'strategies/human-id/examples.json'), JSON.stringify([onOptimism, onEthereum, nobody]))
+  }, 180_000)
+  afterAll(async () => {
+    rmSync(exampleRoot, { recursive: true, force: true })
+    await upstreams?.close()
+    await world?.close()
+  })
+
+  it('builds the folder as score-api does and reports each example: a voter with a positive score passes, none fails', async () => {
+    const lines: string[] = []
+    const env = {
+      // One RPC URL per network, as an operator gives them (the gateway serves each under /<network>).
+      RPC_URL_10: `${upstreams.broviderUrl}/10`,
+      RPC_URL_1: `${upstreams.broviderUrl}/1`,
+      BLOCKFINDER_URL: upstreams.blockFinderUrl,
+      HUMAN_ID_API_URL: world.env.HUMAN_ID_API_URL,
+      ATTESTATION_INDEX_URL: world.env.ATTESTATION_INDEX_URL,
+    }
+    // The time limit is score-api's concern, not this test's: 2 shared cores are slow.
+    const code = await checkExamples({ root: exampleRoot, env, log: (line) => lines.push(line), timeLimitMs: 300_000 })
+    const verdicts = lines.map((line) => line.replace(/ \(network.*?s\):/, ':'))
+    expect(verdicts).toEqual([
+      expect.stringMatching(/^PASS strategies\/human-id #0 ".*": [1-9]\d* of 12 addresses with a positive score$/),
+      expect.stringMatching(/^PASS strategies\/human-id #1 ".*": [1-9]\d* of 12 addresses with a positive score$/),
+      'FAIL strategies/human-id #2 "Nobody verified": 0 of 3 addresses with a positive score: score-api requires at least one',
+      '2 of 3 examples passed.',
+    ])
+    expect(code).toBe(1)
+  }, 300_000)
 })
