@@ -19,7 +19,12 @@ import { createAttestationIndexClient } from '../../src/clients/attestation-inde
 import { createAttestationIndexApp } from '../../src/server/routes/attestation-index.js'
 import { verifyCredentials } from '../../src/verify/credentials.js'
 import type { AttestationRow } from '../../src/world/types.js'
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { getStrategyJsonSchema } from '../../src/strategy/define.js'
+import { humanIdStrategy } from '../../src/strategy/human-id.js'
 import { compileReader, readerCodeInModule } from '../../scripts/strategy-reader.js'
+import { root } from '../helpers/built.js'
 import { TestChain, type Eip1193 } from '../chain/harness.js'
 import { attesterLower, freshAddress } from '../chain/helpers.js'
 import { layHumanIdFolder, type HumanIdFolder } from './human-id-layout.js'
@@ -217,6 +222,12 @@ function library(addresses: readonly Address[], blockNumber = snapshot) {
 describe('strategies/human-id reader', () => {
   it('index.ts carries the creation code solc compiles from reader.sol', async () => {
     expect(await readerCodeInModule()).toBe(await compileReader())
+  })
+
+  it("schema.json is the library's options less source (the folder reads the chain only)", async () => {
+    const library = getStrategyJsonSchema(humanIdStrategy) as { definitions: { Strategy: { properties: Record<string, unknown> } } }
+    delete library.definitions.Strategy.properties.source
+    expect(JSON.parse(await readFile(join(root, 'strategies/human-id/schema.json'), 'utf8'))).toEqual(library)
   })
 
   it('every verdict equals verifyCredentials at the same block, and the story', async () => {
