@@ -37,6 +37,8 @@ const saved: Record<string, string | undefined> = {}
 
 /** Passport requests by endpoint, counted by the proxy. */
 let passport: Record<string, number> = {}
+/** Requests the proxy itself sent on to the reference server (the gateway counts them too). */
+let forwarded = 0
 /** What the proxy answers instead of the reference server, when set. */
 let override: ((url: URL) => Response | undefined) | undefined
 
@@ -47,11 +49,15 @@ function passportKind(url: URL): string {
   return url.pathname
 }
 
-/** Runs `run` counting every request: the gateway's count, and Passport's by endpoint. */
+/**
+ * Runs `run` counting every request the folders send: the gateway's count (JSON-RPC, blockfinder,
+ * HTTP; `total` without the proxy's own forwarding), and Passport's by endpoint.
+ */
 async function counted<T>(run: () => Promise<T>): Promise<{ result: T; requests: UpstreamRequests; passport: Record<string, number> }> {
   passport = {}
+  forwarded = 0
   const { result, requests } = await upstreams.record(run)
-  return { result, requests, passport }
+  return { result, requests: { ...requests, total: requests.total - forwarded }, passport }
 }
 
 async function fixture(path: string): Promise<Example[]> {
@@ -96,8 +102,10 @@ beforeAll(async () => {
   proxy = createServer(async (request, response) => {
     const url = new URL(request.url!, world.baseUrl)
     passport[passportKind(url)] = (passport[passportKind(url)] ?? 0) + 1
+    const replaced = override?.(url)
+    if (!replaced) forwarded++
     const answer =
-      override?.(url) ?? (await fetch(new URL(`${url.pathname}${url.search}`, world.baseUrl), { headers: { 'X-API-KEY': String(request.headers['x-api-key'] ?? '') } }))
+      replaced ?? (await fetch(new URL(`${url.pathname}${url.search}`, world.baseUrl), { headers: { 'X-API-KEY': String(request.headers['x-api-key'] ?? '') } }))
     response.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'text/plain' })
     response.end(Buffer.from(await answer.arrayBuffer()))
   })
@@ -158,8 +166,10 @@ describe('human-verification and its validation through the score-api host', () 
       const { result, requests, passport } = await counted(() => folder('human-verification', params, voters, '1', example!.snapshot))
       expect(result).toEqual(await library('human-verification', params, voters, '1', example!.snapshot))
       expect(new Set(Object.values(result)).size).toBeGreaterThan(1)
+      // snapshot.js keeps a blockfinder answer for an hour: a repeat call for the block asks again
+      // only for the header (the Passport time).
       expect(requests.rpc.eth_getBlockByNumber).toBe(1)
-      expect(requests.subgraph).toEqual({ blockfinder: 1 })
+      expect(requests.subgraph.blockfinder ?? 0).toBeLessThanOrEqual(1)
       expect(passport).toEqual({ 'C4 page': 1 })
     }
   }, 240_000)
@@ -285,7 +295,8 @@ describe('passport-v2 through the score-api host', () => {
   })
 
   it('a scorer of 3,500 scores at 20 voters: the whole listing (4 pages) when it is fewer requests; rows lost while reading throw', async () => {
-    const few = Array.from({ length: 20 }, (_, index) => getAddress(`0x${(index + 1).toString(16).padStart(38, '0')}bb`))
+    // Voters on the listing's last page: not on the first.
+    const few = Array.from({ length: 20 }, (_, index) => getAddress(`0x${(3000 + index + 1).toString(16).padStart(38, '0')}bb`))
     const row = (page: number, index: number) => ({
       address: `0x${(page * 1000 + index + 1).toString(16).padStart(38, '0')}bb`,
       score: '25.000000000',
