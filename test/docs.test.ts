@@ -74,4 +74,15 @@ describe('what the commands print', () => {
       await running.close()
     }
   })
+
+  it("README's audit example is the demo's reproduce command (the demo's world), and names --hub-chain-rpc", () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8')
+    const demoSource = readFileSync(join(root, 'src/cli/audit-demo.ts'), 'utf8')
+    const demoWallets = /parameters\.wallets \?\? (\d+)/.exec(demoSource)![1]
+    expect(readme).toContain(`npx personhood serve --seed demo --chain --wallets ${demoWallets} --world-now`)
+    const printed = /npx personhood audit --votes \$\{votesFile\} --config \$\{configFile\} --snapshot \$\{snapshot\} (.*) --out/.exec(demoSource)![1]!.replace('${demoChoices.join(\',\')}', 'For,Against,Abstain')
+    expect(readme.replace(/\\\n\s*/g, '')).toContain(printed)
+    expect(readme).toMatch(/--network 1 --rpc ETHEREUM_URL --hub-chain-rpc OPTIMISM_URL/)
+    expect(readme).toContain('](docs/cli.md#security-notes-what-the-audit-trusts-and-what-it-checks)')
+  })
 })

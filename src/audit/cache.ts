@@ -2,15 +2,37 @@
  * A disk cache of service answers for audits: a `fetch` that answers from disk what it has seen,
  * so an interrupted audit resumes without asking again and a re-run asks nothing at all.
  *
- * What it keeps: answers that cannot change for a past snapshot — successful reads (GET, and the
- * hub's GraphQL queries), 404s of reads, and JSON-RPC reads pinned to a block number (`eth_call`,
- * `eth_getBlockByNumber`, `eth_chainId`...). It never keeps a write, an error, or a read of
- * `latest`. Keys are hashes of method, URL and body (JSON-RPC ids left out); headers, where API keys
- * and bearer tokens travel, are never part of a key or of a file.
+ * What it keeps: only answers that cannot change for the audit's snapshot — JSON-RPC reads pinned
+ * to a block number (`eth_call`, `eth_getBlockByNumber`...), the Passport score history at a time
+ * (A2 with `created_at`) safely in the past, and Human ID's voting-strategy answers at a snapshot
+ * block (E4-E6). Answers about current state (a score now, the C4 listing, attestation listings,
+ * the hub's votes, `eth_chainId`) are never kept: reused at another snapshot they would give a
+ * wrong verdict. It never keeps a write, an error, or a read of `latest`. Keys are hashes of the
+ * scope (chain id and snapshot block), method, URL and body (JSON-RPC ids left out); headers, where
+ * API keys and bearer tokens travel, are never part of a key or of a file.
  */
 import { createHash, randomBytes } from 'node:crypto'
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { InvalidParameterError } from '../errors/input.js'
+
+/**
+ * Refuses a cache folder another user could plant answers in: one that is a symlink, not a folder,
+ * writable by everyone, or owned by another user.
+ *
+ * @throws {InvalidParameterError} (`--cache-dir`) naming what is wrong.
+ */
+export function checkCacheFolder(dir: string): void {
+  const stats = lstatSync(dir)
+  const refuse = (reason: string) => {
+    throw new InvalidParameterError({ parameter: '--cache-dir', reason: `${dir} ${reason}: its answers could be planted by someone else. Give a folder of your own (mode 700), or --no-cache.` })
+  }
+  if (stats.isSymbolicLink()) refuse('is a symbolic link')
+  if (!stats.isDirectory()) refuse('is not a folder')
+  if (stats.mode & 0o002) refuse('is writable by every user')
+  const uid = process.getuid?.()
+  if (uid !== undefined && stats.uid !== uid) refuse('belongs to another user')
+}
 
 /** Parameters of {@link createCachingFetch}. */
 export type CreateCachingFetchParameters = {
@@ -18,6 +40,12 @@ export type CreateCachingFetchParameters = {
   dir: string
   /** The fetch that asks the network. Default: global fetch. */
   fetch?: typeof fetch | undefined
+  /** What the answers are answers for: the chain id and the snapshot block. Part of every key. */
+  scope: { chainId: string; blockNumber: bigint | string }
+  /** The clock, ms (decides whether a score-history time is settled). Default Date.now. */
+  now?: (() => number) | undefined
+  /** How long before now a score-history time must be to be kept. Default 1 hour. */
+  settledMs?: number | undefined
 }
 
 /** Counts of what the cache answered and what went to the network. */
@@ -27,8 +55,6 @@ type Stored = { status: number; contentType: string | null; body: string }
 
 /** JSON-RPC methods whose answer is fixed once their block is named. */
 const pinnedRpcMethods: Record<string, (params: unknown[]) => boolean> = {
-  eth_chainId: () => true,
-  net_version: () => true,
   eth_call: (params) => isBlockNumber(params[1]),
   eth_getBalance: (params) => isBlockNumber(params[1]),
   eth_getCode: (params) => isBlockNumber(params[1]),
@@ -40,6 +66,21 @@ function isBlockNumber(tag: unknown): boolean {
   if (typeof tag === 'string') return /^0x[0-9a-f]+$/i.test(tag)
   // EIP-1898 block objects: a number or a hash pins the block.
   return !!tag && typeof tag === 'object' && ('blockNumber' in tag || 'blockHash' in tag)
+}
+
+/**
+ * Whether a GET answer is fixed for the snapshot: A2 (score history at `created_at`, when that time
+ * is settled), or E4-E6 (Human ID's verdicts at a snapshot block).
+ */
+function isSnapshotPinnedGet(url: URL, settledBefore: number): boolean {
+  if (/\/v2\/stamps\/[^/]+\/score\/[^/]+\/history\/?$/.test(url.pathname)) {
+    const at = Date.parse(url.searchParams.get('created_at') ?? '')
+    return Number.isFinite(at) && at <= settledBefore
+  }
+  if (/\/voting-strategies\/sybil-resistance\/(gov-id|phone|biometrics)\/?$/.test(url.pathname)) {
+    return /^\d+$/.test(url.searchParams.get('snapshot') ?? '') && /^\d+$/.test(url.searchParams.get('network') ?? '')
+  }
+  return false
 }
 
 type RpcCall = { jsonrpc?: string; id?: unknown; method: string; params?: unknown[] }
@@ -70,19 +111,23 @@ function withRequestIds(stored: string, body: unknown): string {
  *
  * @example
  * import { createCachingFetch } from 'personhood/audit'
- * const cache = createCachingFetch({ dir: '.personhood-cache' })
+ * const cache = createCachingFetch({ dir: '.personhood-cache', scope: { chainId: '10', blockNumber: 130_000_000n } })
  * const passport = createPassportClient({ apiKey, fetch: cache.fetch })
  * // ...after the run: cache.stats.misses requests went out
  */
 export function createCachingFetch(parameters: CreateCachingFetchParameters): { fetch: typeof fetch; stats: CacheStats } {
   const { dir } = parameters
   const base = parameters.fetch ?? globalThis.fetch
+  const now = parameters.now ?? Date.now
+  const settledMs = parameters.settledMs ?? 3_600_000
+  const scope = `chain ${parameters.scope.chainId} block ${String(parameters.scope.blockNumber)}`
   const stats: CacheStats = { hits: 0, misses: 0, stored: 0, uncacheable: 0 }
   mkdirSync(dir, { recursive: true, mode: 0o700 })
+  checkCacheFolder(dir)
 
   const keyOf = async (request: Request): Promise<{ key: string; rpcBody?: unknown } | undefined> => {
     const method = request.method.toUpperCase()
-    if (method === 'GET' || method === 'HEAD') return { key: `${method} ${request.url}` }
+    if (method === 'GET' || method === 'HEAD') return isSnapshotPinnedGet(new URL(request.url), now() - settledMs) ? { key: `${method} ${request.url}` } : undefined
     if (method !== 'POST') return undefined
     const text = await request.clone().text()
     let body: unknown
@@ -93,15 +138,11 @@ export function createCachingFetch(parameters: CreateCachingFetchParameters): { 
     }
     const rpc = rpcKey(body)
     if (rpc !== undefined) return { key: `RPC ${request.url} ${rpc}`, rpcBody: body }
-    // A GraphQL query (not a mutation) reads; it is keyed by its text and variables.
-    if (body && typeof body === 'object' && typeof (body as { query?: unknown }).query === 'string' && !/^\s*mutation\b/.test((body as { query: string }).query)) {
-      return { key: `GRAPHQL ${request.url} ${text}` }
-    }
     return undefined
   }
 
   const fileOf = (key: string) => {
-    const hash = createHash('sha256').update(key).digest('hex')
+    const hash = createHash('sha256').update(`${scope}\n${key}`).digest('hex')
     return { folder: join(dir, hash.slice(0, 2)), file: join(dir, hash.slice(0, 2), `${hash}.json`) }
   }
 
@@ -134,7 +175,7 @@ export function createCachingFetch(parameters: CreateCachingFetchParameters): { 
     if (!rpcError) {
       mkdirSync(folder, { recursive: true, mode: 0o700 })
       const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`
-      writeFileSync(temporary, JSON.stringify({ status: response.status, contentType: response.headers.get('content-type'), body: text } satisfies Stored), { mode: 0o600 })
+      writeFileSync(temporary, JSON.stringify({ status: response.status, contentType: response.headers.get('content-type'), body: text } satisfies Stored), { mode: 0o600, flag: 'wx' })
       renameSync(temporary, file)
       stats.stored++
     }

@@ -173,6 +173,8 @@ export type IterateProposalVotesParameters = {
   proposal: string
   /** Most votes to read before a {@link PaginationLimitError}. Default 1,000,000. */
   maxVotes?: number | undefined
+  /** Most pages to read before a {@link PaginationLimitError}. Default 2,000. */
+  maxPages?: number | undefined
   signal?: AbortSignal | undefined
 }
 
@@ -191,14 +193,29 @@ const votesQuery = `query Votes($proposal: String!, $first: Int!, $skip: Int!, $
  */
 export async function* iterateProposalVotes(context: HubContext, parameters: IterateProposalVotesParameters): AsyncGenerator<AuditVote[], void, undefined> {
   const maxVotes = parameters.maxVotes ?? 1_000_000
+  const maxPages = parameters.maxPages ?? 2_000
   const seen = new Set<string>()
   let createdGte = 0
   let skip = 0
-  for (;;) {
+  for (let pages = 0; ; ) {
+    if (pages >= maxPages) throw new PaginationLimitError({ kind: 'pages', limit: maxPages, url: context.url })
     const variables = { proposal: parameters.proposal, first: snapshotVotesPageSize, skip, createdGte }
     const { votes } = await query(context, { query: votesQuery, variables }, z.object({ votes: z.array(voteSchema).nullable() }), parameters.signal)
+    pages++
     const page = votes ?? []
+    // The hub was asked for votes created at or after the cursor, oldest first: anything else is a
+    // hub that cannot be paged (it would loop, or skip votes).
+    const behind = page.findIndex((vote, index) => vote.created < createdGte || (index > 0 && vote.created < page[index - 1]!.created))
+    if (behind !== -1) {
+      throw new SnapshotHubError({
+        url: context.url,
+        reason: `page ${pages} of the votes is not in order from the cursor (created ${page[behind]!.created} after asking for created >= ${createdGte}, oldest first): the hub cannot be paged reliably.`,
+      })
+    }
     const fresh = page.filter((vote) => !seen.has(vote.id))
+    if (page.length >= snapshotVotesPageSize && fresh.length === 0) {
+      throw new SnapshotHubError({ url: context.url, reason: `page ${pages} of the votes holds only votes already read: the cursor does not advance.` })
+    }
     for (const vote of fresh) seen.add(vote.id)
     if (seen.size > maxVotes) throw new PaginationLimitError({ kind: 'items', limit: maxVotes, url: context.url })
     if (fresh.length) {

@@ -5,6 +5,7 @@
 import { stringify as stringifyCsv } from 'csv-stringify/sync'
 import { escapeXml, methodChart, methodLabel, outcomeChart, scoreChart } from './charts.js'
 import { gatedOutcomeTable, renderGatedOutcomeLines, renderGatedOutcomeMarkdown } from './gated.js'
+import { escapeMarkdown, sanitizeTerminal } from '../utils/sanitize.js'
 import type { AuditResult, AuditSummary, AuditVoter } from './types.js'
 import type { VoteChoice } from './votes.js'
 
@@ -30,14 +31,14 @@ function isoTime(seconds: number): string {
 }
 
 /** The few sentences a reader needs first: how many voters were verified humans, and whether it mattered. */
-export function headline(result: AuditResult): string[] {
+export function headline(result: AuditResult, shown: (text: string) => string = (text) => text): string[] {
   const { summary } = result
   const choices = summary.outcome.choices
   const lines = [
     `${summary.eligibleVoters} of ${summary.voters} voters (${formatPercent(100 - summary.unverifiedShare)}) were verified unique humans at block ${result.run.snapshot}, holding ${formatPercent(100 - summary.unverifiedPowerShare)} of the voting power.`,
   ]
   const { leaderAll, leaderVerified } = summary.outcome
-  const nameOf = (index: number | null) => (index === null ? 'no single choice (a tie or no votes)' : `"${choices[index]!.choice}"`)
+  const nameOf = (index: number | null) => (index === null ? 'no single choice (a tie or no votes)' : `"${shown(choices[index]!.choice)}"`)
   lines.push(
     leaderAll === leaderVerified
       ? `Counting only verified humans does not change the outcome: ${nameOf(leaderAll)} leads either way.`
@@ -62,11 +63,11 @@ function methodRows(summary: AuditSummary): string[][] {
     ])
 }
 
-function outcomeRows(summary: AuditSummary): string[][] {
+function outcomeRows(summary: AuditSummary, shown: (text: string) => string = (text) => text): string[][] {
   const totalAll = summary.outcome.choices.reduce((total, choice) => total + choice.all, 0)
   const totalVerified = summary.outcome.choices.reduce((total, choice) => total + choice.verified, 0)
   return summary.outcome.choices.map((choice) => [
-    choice.choice,
+    shown(choice.choice),
     formatPower(choice.all),
     formatPercent(totalAll ? (choice.all / totalAll) * 100 : 0),
     formatPower(choice.verified),
@@ -83,14 +84,14 @@ function whyLine(voter: AuditVoter): string {
   return reasons.join('; ') || 'no source verified this address'
 }
 
-function runRows(result: AuditResult): [string, string][] {
+function runRows(result: AuditResult, shown: (text: string) => string = (text) => text): [string, string][] {
   const { run } = result
   return [
-    ...(run.proposal ? ([['Proposal', `${run.proposal.title} (${run.proposal.id}, space ${run.proposal.space})`]] as [string, string][]) : []),
-    ['Votes from', run.votesSource],
-    ['Network', run.network],
+    ...(run.proposal ? ([['Proposal', `${shown(run.proposal.title)} (${shown(run.proposal.id)}, space ${shown(run.proposal.space)})`]] as [string, string][]) : []),
+    ['Votes from', shown(run.votesSource)],
+    ['Network', shown(run.network)],
     ['Snapshot block', `${run.snapshot} (${isoTime(run.blockTimestamp)})`],
-    ['Strategy', `${run.strategy} ${JSON.stringify(run.options)}`],
+    ['Strategy', `${shown(run.strategy)} ${shown(JSON.stringify(run.options))}`],
     ['personhood', run.packageVersion],
     ['Digest (SHA-256)', result.digest],
   ]
@@ -178,12 +179,14 @@ ${table(['', ''], runRows(result), 'run')}
 export function renderAuditMarkdown(result: AuditResult): string {
   const { summary } = result
   const table = (head: string[], rows: string[][]) =>
-    [`| ${head.join(' | ')} |`, `| ${head.map(() => '---').join(' | ')} |`, ...rows.map((row) => `| ${row.map((cell) => cell.replace(/\|/g, '\\|')).join(' | ')} |`)].join('\n')
-  const title = result.run.proposal ? `Audit: ${result.run.proposal.title}` : `Audit of ${result.run.votesSource}`
+    [`| ${head.join(' | ')} |`, `| ${head.map(() => '---').join(' | ')} |`, ...rows.map((row) => `| ${row.join(' | ')} |`)].join('\n')
+  // Every text from outside (title, choices, space, file name, options) is escaped: no raw HTML,
+  // no link, no new heading or table cell can come from a proposal.
+  const title = result.run.proposal ? `Audit: ${escapeMarkdown(result.run.proposal.title)}` : `Audit of ${escapeMarkdown(result.run.votesSource)}`
   return [
     `# ${title}`,
     '',
-    ...headline(result).map((line) => `> ${line}`),
+    ...headline(result, escapeMarkdown).map((line) => `> ${line}`),
     '',
     '## Who was verified, and by what',
     '',
@@ -200,8 +203,8 @@ export function renderAuditMarkdown(result: AuditResult): string {
     '',
     '## Outcome: all voting power against verified humans only',
     '',
-    table(['Choice', 'All voting power', 'Share', 'Verified voting power', 'Share'], outcomeRows(summary)),
-    ...(summary.outcome.note ? ['', summary.outcome.note] : []),
+    table(['Choice', 'All voting power', 'Share', 'Verified voting power', 'Share'], outcomeRows(summary, escapeMarkdown)),
+    ...(summary.outcome.note ? ['', escapeMarkdown(summary.outcome.note)] : []),
     '',
     ...(result.gated ? renderGatedOutcomeMarkdown(result.gated) : []),
     '## Linked wallets',
@@ -212,7 +215,7 @@ export function renderAuditMarkdown(result: AuditResult): string {
     '',
     '## How to reproduce',
     '',
-    table(['', ''], runRows(result)),
+    table(['', ''], runRows(result, escapeMarkdown)),
     '',
     'Every voter, with the evidence for each verdict, is in `audit.json`; one row per voter in `audit.csv`.',
     '',
@@ -257,7 +260,8 @@ export function renderAuditCsv(result: AuditResult): string {
       reasonOf(voter, 'clean-hands'),
       voter.linked.flatMap((signal) => (signal.otherAddress ? [signal.otherAddress] : [])).join(' '),
     ]),
-    { header: true, columns: [...auditCsvColumns] },
+    // A cell starting with = + - @ (a formula in a spreadsheet) is escaped, whatever it holds.
+    { header: true, columns: [...auditCsvColumns], escape_formulas: true },
   )
 }
 
@@ -269,12 +273,14 @@ export function renderAuditSummaryTable(result: AuditResult): string {
     const line = (row: string[]) => row.map((cell, index) => (index === 0 ? cell.padEnd(widths[index]!) : cell.padStart(widths[index]!))).join('  ')
     return [line(head), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.map(line)].join('\n')
   }
+  // Choice labels come from the proposal: no escape sequence of theirs reaches the terminal.
+  const shown = (text: string) => sanitizeTerminal(text, { multiline: false })
   return [
-    ...headline(result),
+    ...headline(result, shown),
     '',
     table(['Verified by', 'Voters', 'Share', 'Voting power', 'Share'], methodRows(summary)),
     '',
-    table(['Choice', 'All power', 'Share', 'Verified power', 'Share'], outcomeRows(summary)),
+    table(['Choice', 'All power', 'Share', 'Verified power', 'Share'], outcomeRows(summary, shown)),
     '',
     ...(result.gated ? [...renderGatedOutcomeLines(result.gated), ''] : []),
   ].join('\n')

@@ -2,11 +2,12 @@
  * An audit from votes to report: judge every voter at the snapshot, join the verdicts, summarize,
  * and seal the result with a digest that is the same on every re-run.
  */
-import { createHash } from 'node:crypto'
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs'
+import { createHash, randomBytes } from 'node:crypto'
+import { closeSync, constants, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Address } from 'viem'
 import { AuditIncompleteError } from '../errors/audit.js'
+import { InvalidParameterError } from '../errors/input.js'
 import { stringifyJson } from '../utils/json.js'
 import { findLinkedWallets, type StampEntries } from './linked.js'
 import { renderAuditCsv, renderAuditHtml, renderAuditMarkdown } from './render.js'
@@ -85,26 +86,78 @@ function canonicalJson(value: unknown): string {
   return stringifyJson(value, { sortKeys: true })
 }
 
+/** Evidence fields that do not change what an audit means: a block's hash (the chain id and the block number, both checked, pin the state). */
+const incidentalEvidence = new Set(['blockHash'])
+
+function withoutIncidental(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutIncidental)
+  if (value && typeof value === 'object' && !(value instanceof Date)) {
+    return Object.fromEntries(Object.entries(value).filter(([key]) => !incidentalEvidence.has(key)).map(([key, item]) => [key, withoutIncidental(item)]))
+  }
+  return value
+}
+
 /**
- * The digest of an audit: SHA-256 over what was asked (strategy, options, network, snapshot, block
- * time, proposal) and what was found (every voter's line). Where the votes came from and which
- * version of the package ran are left out, so the same audit seals the same way.
+ * The digest of an audit: SHA-256 over what the audit means: what was asked (strategy, options,
+ * network, snapshot, block time, proposal, choices and voting system) and what was found (every
+ * voter's line: vote, verdicts and their evidence). Incidental values are left out: where the
+ * votes came from, which version of the package ran, and block hashes (a local chain started
+ * again has other hashes for the same state), so the same audit seals the same way on every re-run.
  */
 export function auditDigest(run: AuditRun, voters: readonly AuditVoter[]): string {
   const { packageVersion: _version, votesSource: _source, ...asked } = run
-  return createHash('sha256').update(canonicalJson({ asked, voters })).digest('hex')
+  return createHash('sha256').update(canonicalJson({ asked, voters: withoutIncidental(voters) })).digest('hex')
 }
 
 /** The files {@link writeAuditOutputs} writes. */
 export const auditFiles = ['audit.json', 'audit.csv', 'audit.md', 'audit.html'] as const
 
 /**
- * Writes `audit.json`, `audit.csv`, `audit.md` and `audit.html` into `dir` (created when missing),
- * each atomically (a reader never sees half a file).
+ * Checks that `dir` can hold the report: a folder, or nothing yet.
  *
+ * @throws {InvalidParameterError} (`--out`) when it names a file or anything else that is not a folder.
+ */
+export function checkOutputFolder(dir: string): void {
+  let stats
+  try {
+    stats = statSync(dir)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return
+    throw new InvalidParameterError({ parameter: '--out', reason: `${dir} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'unknown error'}).`, cause: error as Error })
+  }
+  if (!stats.isDirectory()) throw new InvalidParameterError({ parameter: '--out', reason: `${dir} exists and is not a folder: give a folder for the report's files.` })
+}
+
+/**
+ * Writes `text` to `path` atomically and without following a link an attacker planted: through a
+ * temporary file with a random name beside it, created exclusively (`O_CREAT | O_EXCL`, which
+ * never follows a symlink), then renamed over `path` (a rename replaces a link, it does not write
+ * through it).
+ */
+export function writeFileAtomic(path: string, text: string): void {
+  const temporary = `${path}.${randomBytes(8).toString('hex')}.tmp`
+  const descriptor = openSync(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o644)
+  try {
+    writeSync(descriptor, text)
+  } catch (error) {
+    closeSync(descriptor)
+    unlinkSync(temporary)
+    throw error
+  }
+  closeSync(descriptor)
+  renameSync(temporary, path)
+}
+
+/**
+ * Writes `audit.json`, `audit.csv`, `audit.md` and `audit.html` into `dir` (created when missing),
+ * each atomically (a reader never sees half a file) through a randomly named temporary file that
+ * is created exclusively, so no planted symlink is followed.
+ *
+ * @throws {InvalidParameterError} when `dir` is a file.
  * @returns the paths written.
  */
 export function writeAuditOutputs(dir: string, result: AuditResult): string[] {
+  checkOutputFolder(dir)
   mkdirSync(dir, { recursive: true })
   const contents: Record<(typeof auditFiles)[number], string> = {
     'audit.json': `${stringifyJson(result, { indent: 2 })}\n`,
@@ -114,9 +167,7 @@ export function writeAuditOutputs(dir: string, result: AuditResult): string[] {
   }
   return auditFiles.map((name) => {
     const path = join(dir, name)
-    const temporary = `${path}.tmp`
-    writeFileSync(temporary, contents[name])
-    renameSync(temporary, path)
+    writeFileAtomic(path, contents[name])
     return path
   })
 }

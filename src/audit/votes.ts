@@ -288,3 +288,24 @@ function checkChoice(value: unknown, fail: (reason: string) => VotesFileError): 
   }
   throw fail(`"${String(value).slice(0, 40)}" is not a choice: a choice number (1 or more), a list of them, or weights.`)
 }
+
+/**
+ * One vote per voter, as Snapshot counts them: a voter who voted again is counted by their latest
+ * vote (the greatest `created`; on a tie, or without times, the one read last). The hub lists every
+ * vote it received, so a voter under two vote ids would otherwise be counted twice.
+ *
+ * @returns the votes kept, in the order read, and how many earlier votes were dropped.
+ * @example
+ * import { latestVotePerVoter } from 'personhood/audit'
+ * const { votes, duplicates } = latestVotePerVoter(await hub.getVotes({ proposal }))
+ */
+export function latestVotePerVoter(votes: readonly AuditVote[]): { votes: AuditVote[]; duplicates: number } {
+  const latest = new Map<string, number>()
+  votes.forEach((vote, index) => {
+    const key = vote.voter.toLowerCase()
+    const kept = latest.get(key)
+    if (kept === undefined || (vote.created ?? 0) >= (votes[kept]!.created ?? 0)) latest.set(key, index)
+  })
+  const keep = new Set(latest.values())
+  return { votes: votes.filter((_, index) => keep.has(index)), duplicates: votes.length - keep.size }
+}

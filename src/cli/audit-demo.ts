@@ -114,10 +114,11 @@ export async function runAuditDemo(parameters: RunAuditDemoParameters = {}): Pro
       { votes: votesFile, config: configFile, snapshot: snapshot.toString(), network: '10', out, choices: [...demoChoices], type: 'single-choice' },
       { env: { ...env, PERSONHOOD_RPC_URL: chain.rpcUrl }, log, stderr: parameters.stderr, now },
     )
-    const command = `npx personhood audit --votes ${votesFile} --config ${configFile} --snapshot ${snapshot} --network 10 --choices ${demoChoices.join(',')} --out ${out}`
+    // Every input the demo's audit had, so the same command seals the same digest.
+    const command = `npx personhood audit --votes ${votesFile} --config ${configFile} --snapshot ${snapshot} --network 10 --choices ${demoChoices.join(',')} --type single-choice --out ${out}`
     log('')
     log(`Open ${join(out, 'audit.html')} to read the report.`)
-    log(`To run the same audit yourself, start the same world, set the variables it prints and PASSPORT_API_TIER=${env.PASSPORT_API_TIER ?? 1}:`)
+    log(`To run the same audit yourself (the same digest), start the same world and export the variables it prints (PERSONHOOD_API_TIER=${env.PASSPORT_API_TIER ?? 1} among them):`)
     log(`  npx personhood serve --seed demo --chain --wallets ${world.wallets.length} --world-now ${worldNow}`)
     log(`  ${command}`)
     return { ...result, out, votesFile, configFile, command }

@@ -2,8 +2,9 @@
  * `personhood audit`: who voted, which of them were unique humans at the snapshot and by what
  * evidence, which wallets look like one person, and whether the outcome changes when only verified
  * humans count. The voters are judged by the strategy the space votes with (default
- * `human-verification`), at the proposal's snapshot; every service answer is cached on disk, so an
- * interrupted run resumes and a re-run asks nothing.
+ * `human-verification`), at the proposal's snapshot. Before any verdict it checks each RPC's chain
+ * id and the block's time; answers that cannot change for the snapshot are cached on disk (keyed by
+ * chain and block), so an interrupted run resumes and a re-run asks only for current state.
  */
 import { readFileSync } from 'node:fs'
 import { basename, join, resolve } from 'node:path'
@@ -12,12 +13,12 @@ import { createSnapshotHubClient, defaultSnapshotHubUrl, type SnapshotProposal }
 import { readHumanGatedAudit, summarizeGatedOutcome } from '../audit/gated.js'
 import { createStrategyJudge } from '../audit/judge.js'
 import { renderAuditSummaryTable } from '../audit/render.js'
-import { auditFiles, runAudit, writeAuditOutputs } from '../audit/run.js'
+import { auditFiles, checkOutputFolder, runAudit, writeAuditOutputs } from '../audit/run.js'
 import { createHistoryStampReader } from '../audit/stamps.js'
 import type { AuditResult, AuditRun } from '../audit/types.js'
-import { parseVotes, type AuditVote } from '../audit/votes.js'
+import { latestVotePerVoter, parseVotes, type AuditVote } from '../audit/votes.js'
 import { ConfigFileError } from '../errors/audit.js'
-import { InvalidParameterError } from '../errors/input.js'
+import { InvalidParameterError, UsageError } from '../errors/input.js'
 import { createStrategyRuntime, getPassportSources } from '../strategy/context.js'
 import { resolveSnapshot } from '../strategy/snapshot.js'
 import { humanGatedStrategy } from '../strategy/human-gated.js'
@@ -25,7 +26,7 @@ import { humanVerificationStrategy } from '../strategy/human-verification.js'
 import { findStrategyDefinition, strategyDefinitions } from '../strategy/registry.js'
 import { parseBlockNumber } from '../utils/parse.js'
 import { version } from '../version.js'
-import { commandProvider, commandStrategyContext, type SourceFlags } from './context.js'
+import { checkBlockTime, checkCommandChains, commandProvider, commandStrategyContext, type SourceFlags } from './context.js'
 import { createProgress } from './progress.js'
 
 /** The strategy an audit judges with when no `--config` names one. */
@@ -125,21 +126,25 @@ export async function runAuditCommand(options: AuditCommandOptions, io: AuditCom
     throw new InvalidParameterError({ parameter: '--votes/--proposal', reason: 'Give exactly one: --votes <file.json|file.csv> or --proposal <id>.' })
   }
   const out = resolve(options.out)
-  const caching = options.cache === false ? null : createCachingFetch({ dir: resolve(options.cacheDir ?? join(out, 'cache')), ...(io.fetch ? { fetch: io.fetch } : {}) })
-  const fetcher: typeof fetch = caching?.fetch ?? io.fetch ?? fetch
+  checkOutputFolder(out)
+  // The hub's votes are current state (an open proposal gains votes): never read from the disk cache.
+  const direct: typeof fetch = io.fetch ?? fetch
+  const now = io.now ?? Date.now
 
   // The votes, and what the proposal says of the vote.
   let votes: AuditVote[]
   let proposal: SnapshotProposal | undefined
   let votesSource: string
+  let duplicates = 0
   if (options.proposal !== undefined) {
-    const hub = createSnapshotHubClient({ url: options.hub ?? defaultSnapshotHubUrl, fetch: fetcher })
+    const hub = createSnapshotHubClient({ url: options.hub ?? defaultSnapshotHubUrl, fetch: direct })
     proposal = await hub.getProposal({ id: options.proposal })
-    votes = await hub.getVotes({ proposal: proposal.id })
+    const read = await hub.getVotes({ proposal: proposal.id })
     votesSource = hub.url
+    ;({ votes, duplicates } = latestVotePerVoter(read))
   } else {
     const file = options.votes!
-    votes = parseVotes({ text: readVotesFile(file), file })
+    ;({ votes, duplicates } = latestVotePerVoter(parseVotes({ text: readVotesFile(file), file })))
     votesSource = basename(file)
   }
 
@@ -152,13 +157,24 @@ export async function runAuditCommand(options: AuditCommandOptions, io: AuditCom
   const network = options.network ?? proposal?.network ?? '1'
   if (!/^[0-9]{1,12}$/.test(network)) throw new InvalidParameterError({ parameter: '--network', reason: `Expected a chain id, got "${network.slice(0, 20)}".` })
   const snapshotText = options.snapshot ?? proposal?.snapshot.toString()
-  if (snapshotText === undefined) throw new InvalidParameterError({ parameter: '--snapshot', reason: 'A votes file names no snapshot: give --snapshot <block>.' })
+  if (snapshotText === undefined) throw new UsageError({ option: '--snapshot', reason: 'A votes file names no snapshot: give --snapshot <block>.' })
   const snapshot = parseBlockNumber(snapshotText, '--snapshot')
 
+  // Every RPC serves the chain it stands for, and the block is not dated ahead of the clock.
+  const { provider: directProvider, url: rpcUrl } = commandProvider({ flags: options, env: io.env, network, fetch: direct })
+  const directContext = commandStrategyContext({ flags: options, env: io.env })
+  await checkCommandChains({ rpcUrl, network, hubChain: directContext.humanId?.hubChain, fetch: direct })
+  const resolved = await resolveSnapshot({ provider: directProvider, snapshot, network })
+  checkBlockTime({ blockNumber: resolved.blockNumber, timestamp: resolved.timestamp, network, now: now() })
+
+  // The disk cache keeps only answers fixed for this chain and block (see createCachingFetch).
+  const cacheDir = resolve(options.cacheDir ?? join(out, 'cache'))
+  const caching = options.cache === false ? null : createCachingFetch({ dir: cacheDir, scope: { chainId: network, blockNumber: resolved.blockNumber }, now, ...(io.fetch ? { fetch: io.fetch } : {}) })
+  const fetcher: typeof fetch = caching?.fetch ?? direct
   const { provider } = commandProvider({ flags: options, env: io.env, network, fetch: fetcher })
   const progress = createProgress({ label: 'Judging voters', total: votes.length, stream: io.stderr, ...(io.now ? { now: io.now } : {}) })
   const context = commandStrategyContext({ flags: options, env: io.env, fetch: fetcher, now: io.now, onWait: (waitMs, budget) => progress.waiting(waitMs, budget) })
-  const resolved = await resolveSnapshot({ provider, snapshot, network })
+  if (duplicates > 0) io.log(`${duplicates} earlier ${duplicates === 1 ? 'vote was' : 'votes were'} replaced by the same voter's latest vote (as Snapshot counts them).`)
 
   const run: AuditRun = {
     packageVersion: version,
@@ -202,7 +218,7 @@ export async function runAuditCommand(options: AuditCommandOptions, io: AuditCom
   for (const line of renderAuditSummaryTable(result).split('\n')) io.log(line)
   io.log('')
   io.log(`Wrote ${auditFiles.map((name) => join(options.out, name)).join(', ')}`)
-  if (caching) io.log(`Requests: ${caching.stats.misses} sent, ${caching.stats.hits} answered from the cache (${options.cacheDir ?? join(options.out, 'cache')}).`)
+  if (caching) io.log(`Requests: ${caching.stats.misses + caching.stats.uncacheable} sent, ${caching.stats.hits} answered from the cache (${options.cacheDir ?? join(options.out, 'cache')}).`)
   const policyFailed = options.failIfUnverifiedShare !== undefined && result.summary.unverifiedShare > options.failIfUnverifiedShare
   if (policyFailed) {
     io.log(`Unverified voters: ${result.summary.unverifiedShare.toFixed(1)}%, above --fail-if-unverified-share ${options.failIfUnverifiedShare}%.`)

@@ -5,10 +5,12 @@
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { createPublicClient, http } from 'viem'
+import { BlockInFutureError, ChainMismatchError, ChainReadError } from '../errors/chain.js'
 import { InvalidParameterError } from '../errors/input.js'
 import { readStrategyEnvironment, type StrategyContext } from '../strategy/context.js'
 import type { StrategyProvider } from '../strategy/snapshot.js'
 import { parseAddress } from '../utils/parse.js'
+import { redactUrl, urlSecrets } from '../utils/redact.js'
 
 /** The flags that point a strategy at its sources. */
 export type SourceFlags = {
@@ -18,6 +20,8 @@ export type SourceFlags = {
   registryUrl?: string | undefined
   humanIdUrl?: string | undefined
   indexUrl?: string | undefined
+  /** `--max-wait`: longest a request may wait for rate budget, ms (a RateLimitError past it). */
+  maxWait?: number | undefined
 }
 
 /** The environment, read as the commands read it: empty values are unset. */
@@ -34,7 +38,7 @@ function first(env: CommandEnvironment, ...names: string[]): string | undefined 
 /**
  * The strategy context of a command: Passport access from `PASSPORT_API_KEY`, `PASSPORT_SCORER_ID`,
  * `PASSPORT_API_TIER`, `PASSPORT_API_URL`, `PASSPORT_REGISTRY_URL` (score-api's names), else from
- * what `personhood serve` prints (`PERSONHOOD_API_KEY`, `PERSONHOOD_SCORER_ID`,
+ * what `personhood serve` prints (`PERSONHOOD_API_KEY`, `PERSONHOOD_API_TIER`, `PERSONHOOD_SCORER_ID`,
  * `PERSONHOOD_BASE_URL`); Human ID from `HUMAN_ID_RPC_URL`, `HUMAN_ID_API_URL` (else
  * `PERSONHOOD_HUMAN_ID_URL`) and `ATTESTATION_INDEX_URL` (else `PERSONHOOD_ATTESTATION_INDEX_URL`);
  * flags win over both. No deadline: a command may wait for rate budget,
@@ -52,10 +56,16 @@ export function commandStrategyContext(parameters: {
   const { flags, env } = parameters
   const base = readStrategyEnvironment(env)
   const passportUrl = flags.passportUrl ?? first(env, 'PASSPORT_API_URL', 'PERSONHOOD_BASE_URL')
+  const servedTier = first(env, 'PERSONHOOD_API_TIER')
+  if (servedTier !== undefined && !/^[1-4]$/.test(servedTier)) {
+    throw new InvalidParameterError({ parameter: 'PERSONHOOD_API_TIER', reason: `Expected 1, 2, 3 or 4, got "${servedTier.slice(0, 20)}".` })
+  }
+  const tier = base.passport?.tier ?? (servedTier === undefined ? undefined : (Number(servedTier) as 1 | 2 | 3 | 4))
   return {
     ...base,
     passport: {
       ...base.passport,
+      ...(tier === undefined ? {} : { tier }),
       apiKey: first(env, 'PASSPORT_API_KEY', 'PERSONHOOD_API_KEY'),
       scorerId: first(env, 'PASSPORT_SCORER_ID', 'PERSONHOOD_SCORER_ID'),
       baseUrl: passportUrl,
@@ -68,7 +78,8 @@ export function commandStrategyContext(parameters: {
       attestationIndexBaseUrl: flags.indexUrl ?? first(env, 'ATTESTATION_INDEX_URL', 'PERSONHOOD_ATTESTATION_INDEX_URL'),
     },
     deadlineMs: Infinity,
-    ...(parameters.onWait ? { onWait: ({ waitMs }: { waitMs: number }) => parameters.onWait!(waitMs, 'Passport API key') } : {}),
+    ...(flags.maxWait === undefined ? {} : { maxWaitMs: flags.maxWait }),
+    ...(parameters.onWait ? { onWait: ({ waitMs }: { waitMs: number }) => parameters.onWait!(waitMs, `Passport API key (tier ${tier ?? 1})`) } : {}),
     ...(parameters.fetch ? { fetch: parameters.fetch } : {}),
     ...(parameters.now ? { now: parameters.now } : {}),
   }
@@ -87,7 +98,7 @@ export function commandProvider(parameters: { flags: SourceFlags; env: CommandEn
       reason: `The snapshot is a block of network ${parameters.network}: give that network's JSON-RPC URL with --rpc (or PERSONHOOD_RPC_URL).`,
     })
   }
-  if (!/^https?:\/\//i.test(url)) throw new InvalidParameterError({ parameter: '--rpc', reason: `Expected an http(s) URL, got "${url.slice(0, 60)}".` })
+  if (!/^https?:\/\//i.test(url)) throw new InvalidParameterError({ parameter: '--rpc', reason: `Expected an http(s) URL, got "${redactUrl(url, urlSecrets(url)).slice(0, 60)}".` })
   return { provider: createPublicClient({ transport: http(url, { retryCount: 2, ...(parameters.fetch ? { fetchFn: parameters.fetch } : {}) }) }), url }
 }
 
@@ -127,5 +138,52 @@ export function readOptionsArgument(value: string): unknown {
     return JSON.parse(text)
   } catch (error) {
     throw new InvalidParameterError({ parameter: '--options', reason: `Not JSON: ${(error as Error).message}` })
+  }
+}
+
+/** How far ahead of the local clock a block's time may be (clock drift and block-time rounding). */
+export const blockTimeMarginSeconds = 300
+
+/**
+ * Checks that an RPC endpoint serves the chain it stands for (`eth_chainId`), so no verdict is
+ * judged on another chain's state or at another chain's block time.
+ *
+ * @throws {ChainMismatchError} when it serves another chain.
+ * @throws {ChainReadError} when it cannot say.
+ */
+export async function checkEndpointChain(parameters: { url: string; network: string; label: string; fetch?: typeof fetch | undefined }): Promise<void> {
+  const client = createPublicClient({ transport: http(parameters.url, { retryCount: 2, ...(parameters.fetch ? { fetchFn: parameters.fetch } : {}) }) })
+  let chainId: number
+  try {
+    chainId = await client.getChainId()
+  } catch (error) {
+    throw new ChainReadError({ blockNumber: 'latest', addresses: [], chainId: Number(parameters.network), cause: error, details: `${parameters.label} (${redactUrl(parameters.url, urlSecrets(parameters.url))}) did not answer eth_chainId.` })
+  }
+  if (String(chainId) !== parameters.network) {
+    throw new ChainMismatchError({ expected: parameters.network, actual: String(chainId), endpoint: `${parameters.label} (${redactUrl(parameters.url, urlSecrets(parameters.url))})` })
+  }
+}
+
+/**
+ * Checks every RPC endpoint a command uses: the space network's against `network`, and the Human
+ * ID hub chain's (`--hub-chain-rpc` / `HUMAN_ID_RPC_URL`) against Optimism (10).
+ *
+ * @throws {ChainMismatchError} or {@link ChainReadError}.
+ */
+export async function checkCommandChains(parameters: { rpcUrl: string; network: string; hubChain?: unknown; fetch?: typeof fetch | undefined }): Promise<void> {
+  await checkEndpointChain({ url: parameters.rpcUrl, network: parameters.network, label: '--rpc', fetch: parameters.fetch })
+  if (typeof parameters.hubChain === 'string' && parameters.hubChain !== parameters.rpcUrl) {
+    await checkEndpointChain({ url: parameters.hubChain, network: '10', label: '--hub-chain-rpc', fetch: parameters.fetch })
+  }
+}
+
+/**
+ * Refuses a block dated ahead of the local clock by more than {@link blockTimeMarginSeconds}.
+ *
+ * @throws {BlockInFutureError}
+ */
+export function checkBlockTime(parameters: { blockNumber: bigint; timestamp: number; network: string; now: number }): void {
+  if (parameters.timestamp * 1000 > parameters.now + blockTimeMarginSeconds * 1000) {
+    throw new BlockInFutureError({ blockNumber: parameters.blockNumber, addresses: [], chainId: Number(parameters.network), blockTimestamp: parameters.timestamp, now: parameters.now, marginSeconds: blockTimeMarginSeconds })
   }
 }

@@ -12,7 +12,7 @@ export const exitCodes = {
   internal: 1,
   /** The command line is wrong: an unknown option, a missing or malformed argument. */
   usage: 2,
-  /** An input is wrong: a votes file, a config file, a state file, an address, an unknown proposal or strategy options. */
+  /** An input is wrong: a votes file, a config file, a state file, an address, an unknown proposal, strategy options, or an RPC endpoint of another chain. */
   input: 3,
   /** A service (hub, scoring, verification, index) or the RPC endpoint failed or could not be reached. */
   source: 4,
@@ -33,6 +33,7 @@ const inputCodes = new Set([
   'CONFIG_FILE_INVALID',
   'UNSUPPORTED_NETWORK',
   'INVALID_STATE',
+  'CHAIN_MISMATCH',
 ])
 const blockCodes = new Set(['BLOCK_NOT_AVAILABLE', 'BLOCK_IN_FUTURE'])
 
@@ -44,6 +45,7 @@ const blockCodes = new Set(['BLOCK_NOT_AVAILABLE', 'BLOCK_IN_FUTURE'])
  */
 export function exitCodeFor(error: unknown): ExitCode {
   if (!(error instanceof BaseError)) return exitCodes.internal
+  if (error.code === 'USAGE') return exitCodes.usage
   if (inputCodes.has(error.code)) return exitCodes.input
   if (blockCodes.has(error.code)) return exitCodes.block
   return exitCodes.source

@@ -4,6 +4,8 @@
  */
 import { Command, CommanderError, InvalidArgumentError } from 'commander'
 import { stringifyJson } from '../utils/json.js'
+import { redact, urlSecrets } from '../utils/redact.js'
+import { sanitizeTerminal } from '../utils/sanitize.js'
 import { tryParseInteger } from '../utils/parse.js'
 import { version } from '../version.js'
 import { exitCodeFor, exitCodes } from './exit-codes.js'
@@ -11,6 +13,14 @@ import type { AuditCommandOptions } from './audit.js'
 import type { ScoreCommandOptions } from './score.js'
 import type { ServeOptions } from './serve.js'
 import type { VerifyCommandOptions } from './verify.js'
+
+/** `--max-wait`: a duration (`90s`, `15m`, `1h`, `500ms`; a bare number is seconds), in ms. */
+function duration(value: string): number {
+  const match = /^(\d{1,9})(ms|s|m|h)?$/.exec(value.trim())
+  if (!match) throw new InvalidArgumentError('--max-wait must be a duration such as 90s, 15m or 1h (a bare number is seconds).')
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(match[2] ?? 's') as 'ms' | 's' | 'm' | 'h']
+  return Number(match[1]) * unit
+}
 
 function integer(name: string, min: number, max: number) {
   return (value: string): number => {
@@ -114,6 +124,7 @@ export function createProgram(): Command {
     .option('--registry-url <url>', 'Passport v1 registry host')
     .option('--human-id-url <url>', 'Human ID API')
     .option('--index-url <url>', 'attestation index')
+    .option('--max-wait <duration>', 'longest wait for rate budget (90s, 15m, 1h); past it the command fails (exit 4) instead of waiting', duration)
     .option('--json', 'print JSON')
     .option('--csv', 'print CSV')
     .option('--output <file>', 'write there instead of printing')
@@ -136,13 +147,15 @@ export function createProgram(): Command {
     .option('--registry-url <url>', 'Passport v1 registry host')
     .option('--human-id-url <url>', 'Human ID API')
     .option('--index-url <url>', 'attestation index')
+    .option('--max-wait <duration>', 'longest wait for rate budget (90s, 15m, 1h); past it the command fails (exit 4) instead of waiting', duration)
     .option('--json', 'print JSON')
     .action(async (address: string, raw: Record<string, unknown>) => {
       const { formatVerifyReport, runVerifyCommand } = await import('./verify.js')
       const report = await runVerifyCommand({ ...(raw as VerifyCommandOptions), address }, { env: process.env })
       if (raw.json) console.log(stringifyJson(report, { indent: 2 }))
-      else for (const line of formatVerifyReport(report)) console.log(line)
-      if (report.decision === null) process.exitCode = exitCodes.source
+      else for (const line of formatVerifyReport(report)) console.log(sanitizeTerminal(line, { multiline: false }))
+      // A source that could not answer makes the answer incomplete, whatever it says: exit 4.
+      if (report.decision === null || report.unanswered.length > 0) process.exitCode = exitCodes.source
     })
 
   program
@@ -160,6 +173,7 @@ export function createProgram(): Command {
     .option('--registry-url <url>', 'Passport v1 registry host (default: the Passport host when set, else the public one)')
     .option('--human-id-url <url>', 'Human ID API (default: HUMAN_ID_API_URL, PERSONHOOD_HUMAN_ID_URL, else the public one)')
     .option('--index-url <url>', 'attestation index (default: ATTESTATION_INDEX_URL, PERSONHOOD_ATTESTATION_INDEX_URL, else the public one)')
+    .option('--max-wait <duration>', 'longest wait for rate budget (90s, 15m, 1h); past it the command fails (exit 4) instead of waiting', duration)
     .option('--choices <labels>', 'choice labels of a votes file, comma-separated', (value: string) => value.split(',').map((label) => label.trim()))
     .option('--type <type>', 'voting system of a votes file (single-choice, approval, ranked-choice, weighted, quadratic, basic)')
     .option('--out <dir>', 'where the report goes', 'personhood-audit')
@@ -174,6 +188,18 @@ export function createProgram(): Command {
     })
 
   return program
+}
+
+/** The URLs a user configures (RPC endpoints carry keys in their paths) and the keys in the environment. */
+function commandSecrets(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): string[] {
+  const urls: (string | undefined)[] = [env.PERSONHOOD_RPC_URL, env.HUMAN_ID_RPC_URL]
+  argv.forEach((argument, index) => {
+    for (const flag of ['--rpc', '--hub-chain-rpc']) {
+      if (argument === flag) urls.push(argv[index + 1])
+      else if (argument.startsWith(`${flag}=`)) urls.push(argument.slice(flag.length + 1))
+    }
+  })
+  return [...urls.flatMap((url) => urlSecrets(url)), env.PASSPORT_API_KEY, env.PERSONHOOD_API_KEY].filter((secret): secret is string => !!secret && secret.length >= 4)
 }
 
 /**
@@ -194,7 +220,7 @@ export async function main(argv: readonly string[]): Promise<void> {
       process.exitCode = error.exitCode === 0 ? exitCodes.ok : exitCodes.usage
       return
     }
-    console.error(error instanceof Error ? error.message : String(error))
+    console.error(sanitizeTerminal(redact(error instanceof Error ? error.message : String(error), commandSecrets(argv, process.env))))
     process.exitCode = exitCodeFor(error)
   }
 }

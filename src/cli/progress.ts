@@ -1,8 +1,13 @@
 /**
  * A progress line for long CLI runs: done / total, rate, and an ETA that counts the waits the rate
  * limiter has announced (a tier-1 key can make a run wait minutes for budget: the line says so
- * instead of sitting still). It writes only to a terminal; piped or in CI it stays quiet.
+ * instead of sitting still, and counts down each second). The line draws only on a terminal; a
+ * wait over {@link announcedWaitMs} is also announced on a line of its own, with when it ends,
+ * piped or not, so a CI log never sits silent.
  */
+
+/** A wait for rate budget longer than this is announced on its own line (5 s). */
+export const announcedWaitMs = 5_000
 
 /** Parameters of {@link createProgress}. */
 export type CreateProgressParameters = {
@@ -16,6 +21,8 @@ export type CreateProgressParameters = {
   now?: () => number
   /** Least time between two redraws. Default 100 ms. */
   minIntervalMs?: number | undefined
+  /** Calls `tick` every `ms` until the returned function is called (the countdown). Default setInterval, unref'd. */
+  every?: ((ms: number, tick: () => void) => () => void) | undefined
 }
 
 /** A progress line. */
@@ -56,6 +63,15 @@ export function createProgress(parameters: CreateProgressParameters): Progress {
   let waitBudget: string | undefined
   let lastDraw = -Infinity
   let drawn = false
+  let announcedUntil = 0
+  let stopCountdown: (() => void) | undefined
+  const every =
+    parameters.every ??
+    ((ms: number, tick: () => void) => {
+      const timer = setInterval(tick, ms)
+      timer.unref?.()
+      return () => clearInterval(timer)
+    })
 
   const eta = (): number | undefined => {
     const at = now()
@@ -76,7 +92,8 @@ export function createProgress(parameters: CreateProgressParameters): Progress {
     const filled = Math.round(share * width)
     const remaining = eta()
     const waitingFor = waitUntil > at ? ` · waiting ${formatDuration(waitUntil - at)} for ${waitBudget ?? 'rate'} budget` : ''
-    const line = `${parameters.label} [${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${completed}/${parameters.total}${remaining === undefined ? '' : ` · ETA ${formatDuration(remaining)}`}${waitingFor}`
+    // What changes (the count, a wait) comes first, so a narrow terminal cuts the bar, not the news.
+    const line = `${parameters.label} ${completed}/${parameters.total}${waitingFor}${remaining === undefined ? '' : ` · ETA ${formatDuration(remaining)}`} [${'#'.repeat(filled)}${'-'.repeat(width - filled)}]`
     stream.write(`\r${line.slice(0, (stream.columns ?? 120) - 1)}\x1b[K`)
     drawn = true
   }
@@ -87,12 +104,30 @@ export function createProgress(parameters: CreateProgressParameters): Progress {
       draw(completed === parameters.total)
     },
     waiting(waitMs, budget) {
-      waitUntil = Math.max(waitUntil, now() + waitMs)
+      const at = now()
+      waitUntil = Math.max(waitUntil, at + waitMs)
       waitBudget = budget
+      // A long wait is announced once (again only when it moves later by more than the threshold).
+      if (waitMs > announcedWaitMs && waitUntil > announcedUntil + announcedWaitMs) {
+        announcedUntil = waitUntil
+        const until = new Date(waitUntil).toISOString().replace(/\.\d{3}Z$/, 'Z')
+        stream.write(`${enabled && drawn ? '\r\x1b[K' : ''}Waiting ${formatDuration(waitUntil - at)} for ${budget ?? 'rate'} budget, until ${until}: a key of a higher tier (PASSPORT_API_TIER) waits less; --max-wait bounds it.\n`)
+      }
       draw(true)
+      if (enabled && !stopCountdown) {
+        stopCountdown = every(1000, () => {
+          draw(true)
+          if (now() >= waitUntil) {
+            stopCountdown?.()
+            stopCountdown = undefined
+          }
+        })
+      }
     },
     eta,
     done() {
+      stopCountdown?.()
+      stopCountdown = undefined
       if (enabled && drawn) stream.write('\r\x1b[K')
     },
   }

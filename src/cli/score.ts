@@ -9,9 +9,9 @@ import { InvalidParameterError } from '../errors/input.js'
 import { createStrategyCache } from '../strategy/cache.js'
 import { runStrategy, type StrategyRun } from '../strategy/define.js'
 import { findStrategyDefinition, strategyDefinitions } from '../strategy/registry.js'
-import { parseSnapshot } from '../strategy/snapshot.js'
+import { parseSnapshot, resolveSnapshot } from '../strategy/snapshot.js'
 import { stringifyJson } from '../utils/json.js'
-import { commandProvider, commandStrategyContext, readAddressList, readOptionsArgument, type CommandEnvironment, type SourceFlags } from './context.js'
+import { checkBlockTime, checkCommandChains, commandProvider, commandStrategyContext, readAddressList, readOptionsArgument, type CommandEnvironment, type SourceFlags } from './context.js'
 import { createProgress } from './progress.js'
 
 /** Options of {@link runScoreCommand} (the flags, read). */
@@ -45,7 +45,7 @@ export type ScoreCommandResult = {
  */
 export async function runScoreCommand(
   options: ScoreCommandOptions,
-  io: { env: CommandEnvironment; log: (line: string) => void; stderr?: { isTTY?: boolean; write(text: string): unknown } | undefined; fetch?: typeof fetch | undefined },
+  io: { env: CommandEnvironment; log: (line: string) => void; stderr?: { isTTY?: boolean; write(text: string): unknown } | undefined; fetch?: typeof fetch | undefined; now?: (() => number) | undefined },
 ): Promise<ScoreCommandResult> {
   const definition = findStrategyDefinition(options.strategy)
   if (!definition) throw new InvalidParameterError({ parameter: '--strategy', reason: `Unknown strategy "${options.strategy.slice(0, 60)}": one of ${Object.keys(strategyDefinitions).join(', ')}.` })
@@ -54,7 +54,11 @@ export async function runScoreCommand(
   const strategyOptions = options.options === undefined ? {} : readOptionsArgument(options.options)
   const addresses = readAddressList(options.addresses)
   const batch = options.batch ?? 500
-  const { provider } = commandProvider({ flags: options, env: io.env, network: options.network, fetch: io.fetch })
+  const { provider, url: rpcUrl } = commandProvider({ flags: options, env: io.env, network: options.network, fetch: io.fetch })
+  // The RPCs serve the chains they stand for, and the block is not dated ahead of the clock.
+  await checkCommandChains({ rpcUrl, network: options.network, hubChain: commandStrategyContext({ flags: options, env: io.env }).humanId?.hubChain, fetch: io.fetch })
+  const pinned = await resolveSnapshot({ provider, snapshot, network: options.network })
+  checkBlockTime({ blockNumber: pinned.blockNumber, timestamp: pinned.timestamp, network: options.network, now: (io.now ?? Date.now)() })
   const progress = createProgress({ label: `Scoring with ${definition.name}`, total: addresses.length, stream: io.stderr })
   const context = { ...commandStrategyContext({ flags: options, env: io.env, fetch: io.fetch, onWait: (waitMs, budget) => progress.waiting(waitMs, budget) }), cache: createStrategyCache() }
   const scores: Record<Address, number> = {}
@@ -64,7 +68,7 @@ export async function runScoreCommand(
     for (let start = 0; start < addresses.length; start += batch) {
       const chunk = addresses.slice(start, start + batch)
       // 'latest' is pinned to the first call's block, so every batch scores at the same block.
-      const run: StrategyRun = await runStrategy(definition, { network: options.network, provider, addresses: chunk, options: strategyOptions, snapshot: resolved?.blockNumber ?? snapshot, context })
+      const run: StrategyRun = await runStrategy(definition, { network: options.network, provider, addresses: chunk, options: strategyOptions, snapshot: pinned.blockNumber, context })
       Object.assign(scores, run.scores)
       for (const [source, count] of Object.entries(run.requests)) requests[source] = (requests[source] ?? 0) + count
       if (run.snapshot) resolved = { blockNumber: run.snapshot.blockNumber, timestamp: run.snapshot.timestamp }

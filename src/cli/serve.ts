@@ -362,6 +362,8 @@ export function serveEnvironment(running: RunningServe): ServeVariable[] {
     { name: 'PERSONHOOD_HUMAN_ID_URL', value: running.urls.humanId, note: 'Human ID verifications' },
     { name: 'PERSONHOOD_ATTESTATION_INDEX_URL', value: running.urls.attestationIndex, note: 'clean-hands attestation index' },
     ...(key ? [{ name: 'PERSONHOOD_API_KEY', value: key.key, note: `tier ${key.tier}${key.historyAllowlisted ? ', may read score history' : ''}` }] : []),
+    // The CLI paces the key by this tier; without it a tier-3 key would be paced as tier 1.
+    ...(key ? [{ name: 'PERSONHOOD_API_TIER', value: String(key.tier), note: 'the key\'s rate tier, read by score, verify and audit' }] : []),
     ...(scorer ? [{ name: 'PERSONHOOD_SCORER_ID', value: String(scorer.id), note: `scorer "${scorer.name}", threshold ${scorer.threshold}` }] : []),
     ...(passing ? [{ name: 'DEMO_ADDRESS', value: passing.address, note: 'passes the scorer with stamps alone' }] : []),
     ...(passing ? [{ name: 'DEMO_PRIVATE_KEY', value: passing.privateKey, note: "that account's key, to sign in" }] : []),

@@ -11,9 +11,9 @@ import { InvalidParameterError } from '../errors/input.js'
 import { createStrategyCache } from '../strategy/cache.js'
 import { runStrategy, type StrategyDefinition, type StrategyRun } from '../strategy/define.js'
 import { findStrategyDefinition } from '../strategy/registry.js'
-import { parseSnapshot, type ResolvedSnapshot } from '../strategy/snapshot.js'
+import { parseSnapshot, resolveSnapshot, type ResolvedSnapshot } from '../strategy/snapshot.js'
 import { parseAddress } from '../utils/parse.js'
-import { commandProvider, commandStrategyContext, type CommandEnvironment, type SourceFlags } from './context.js'
+import { checkBlockTime, checkCommandChains, commandProvider, commandStrategyContext, type CommandEnvironment, type SourceFlags } from './context.js'
 
 /** Options of {@link runVerifyCommand}. */
 export type VerifyCommandOptions = SourceFlags & {
@@ -46,6 +46,8 @@ export type VerifyReport = {
   sources: VerifySourceReport[]
   /** The fallback policy over every source that answered (human-verification's rule). */
   decision: { eligible: boolean; method: string | null } | null
+  /** The sources that could not answer: when any did, the command exits 4 (source), whatever the decision. */
+  unanswered: string[]
 }
 
 const humanCredentials = ['gov-id', 'phone', 'biometrics', 'clean-hands'] as const
@@ -56,13 +58,17 @@ const humanCredentials = ['gov-id', 'phone', 'biometrics', 'clean-hands'] as con
  *
  * @throws {InvalidAddressError} or {@link InvalidParameterError} for bad input (no request sent).
  */
-export async function runVerifyCommand(options: VerifyCommandOptions, io: { env: CommandEnvironment; fetch?: typeof fetch | undefined }): Promise<VerifyReport> {
+export async function runVerifyCommand(options: VerifyCommandOptions, io: { env: CommandEnvironment; fetch?: typeof fetch | undefined; now?: (() => number) | undefined }): Promise<VerifyReport> {
   const address = parseAddress(options.address)
   const network = options.network ?? '10'
   if (!/^[0-9]{1,12}$/.test(network)) throw new InvalidParameterError({ parameter: '--network', reason: `Expected a chain id, got "${network.slice(0, 20)}".` })
   const snapshot = parseSnapshot(options.snapshot ?? 'latest')
-  const { provider } = commandProvider({ flags: options, env: io.env, network, fetch: io.fetch })
+  const { provider, url: rpcUrl } = commandProvider({ flags: options, env: io.env, network, fetch: io.fetch })
   const context = { ...commandStrategyContext({ flags: options, env: io.env, fetch: io.fetch }), cache: createStrategyCache() }
+  // The RPCs serve the chains they stand for, and the block is not dated ahead of the clock.
+  await checkCommandChains({ rpcUrl, network, hubChain: context.humanId?.hubChain, fetch: io.fetch })
+  const pinned = await resolveSnapshot({ provider, snapshot, network })
+  checkBlockTime({ blockNumber: pinned.blockNumber, timestamp: pinned.timestamp, network, now: (io.now ?? Date.now)() })
   const actionId = options.actionId === undefined ? {} : { actionId: options.actionId }
   const plans: { source: string; strategy: string; options: Record<string, unknown> }[] = [
     { source: 'Human ID on chain (SBTs and clean-hands attestations at the block)', strategy: 'human-id', options: { credentials: [...humanCredentials], match: 'any', source: 'chain', ...actionId } },
@@ -74,17 +80,17 @@ export async function runVerifyCommand(options: VerifyCommandOptions, io: { env:
   for (const plan of plans) {
     const definition = findStrategyDefinition(plan.strategy) as StrategyDefinition<unknown, unknown, unknown>
     try {
-      const run: StrategyRun = await runStrategy(definition, { network, provider, addresses: [address], options: plan.options, snapshot: resolved?.blockNumber ?? snapshot, context })
+      const run: StrategyRun = await runStrategy(definition, { network, provider, addresses: [address], options: plan.options, snapshot: pinned.blockNumber, context })
       resolved ??= run.snapshot
       const answer = run.results.get(address)!
       sources.push({ ...plan, verdicts: explainStrategyDetail(answer.detail).verdicts.map(toAuditVerdict) })
     } catch (error) {
       // A block that cannot be read fails every source alike: that is the command's error.
-      if (error instanceof BaseError && (error.code === 'BLOCK_NOT_AVAILABLE' || error.code === 'INVALID_PARAMETER' || error.code === 'INVALID_ADDRESS')) throw error
+      if (error instanceof BaseError && (error.code === 'BLOCK_NOT_AVAILABLE' || error.code === 'BLOCK_IN_FUTURE' || error.code === 'INVALID_PARAMETER' || error.code === 'INVALID_ADDRESS')) throw error
       sources.push({ ...plan, verdicts: [], error: describeError(error) })
     }
   }
-  return { address, network, snapshot: resolved ? { blockNumber: resolved.blockNumber.toString(), timestamp: resolved.timestamp } : null, sources, decision: decide(sources) }
+  return { address, network, snapshot: resolved ? { blockNumber: resolved.blockNumber.toString(), timestamp: resolved.timestamp } : null, sources, decision: decide(sources), unanswered: sources.filter((source) => source.error).map((source) => source.source) }
 }
 
 function describeError(error: unknown): { code: string; message: string } {
@@ -127,6 +133,9 @@ export function formatVerifyReport(report: VerifyReport): string[] {
     }
   }
   lines.push('')
+  if (report.unanswered.length) {
+    lines.push(`Incomplete: ${report.unanswered.length} of ${report.sources.length} sources did not answer (${report.unanswered.join('; ')}); the answer below stands on the others only.`)
+  }
   lines.push(
     report.decision === null
       ? 'Eligible: unknown, a source did not answer.'

@@ -67,3 +67,41 @@ export class LocalChainError extends BaseError {
     super(parameters.shortMessage, { ...parameters, code: 'LOCAL_CHAIN_FAILED' })
   }
 }
+
+/**
+ * A block whose time is ahead of the local clock by more than the allowed margin: the node (or the
+ * clock) is wrong, and a verdict judged at that time would be judged at the wrong moment.
+ */
+export class BlockInFutureError extends ChainReadError {
+  override name = 'BlockInFutureError' as const
+  constructor(parameters: ChainErrorParameters & { blockTimestamp: number; now: number; marginSeconds: number }) {
+    super(
+      {
+        ...parameters,
+        details:
+          parameters.details ??
+          `The block's time ${new Date(parameters.blockTimestamp * 1000).toISOString()} is ${Math.round(parameters.blockTimestamp - parameters.now / 1000)} s ahead of the local clock (${new Date(parameters.now).toISOString()}); at most ${parameters.marginSeconds} s is allowed. Check the RPC endpoint and the clock.`,
+      },
+      `Block ${parameters.blockNumber.toString()} is dated in the future.`,
+      'BLOCK_IN_FUTURE',
+    )
+  }
+}
+
+/** An RPC endpoint that serves another chain than the network it was given for. */
+export class ChainMismatchError extends BaseError {
+  override name = 'ChainMismatchError' as const
+  readonly expected: string
+  readonly actual: string
+  constructor(parameters: BaseErrorParameters & { expected: string; actual: string; endpoint: string }) {
+    super(`The RPC endpoint for network ${parameters.expected} serves chain ${parameters.actual}.`, {
+      ...parameters,
+      code: 'CHAIN_MISMATCH',
+      details:
+        parameters.details ??
+        `${parameters.endpoint} answers eth_chainId ${parameters.actual}, not ${parameters.expected}: give that network's JSON-RPC URL.`,
+    })
+    this.expected = parameters.expected
+    this.actual = parameters.actual
+  }
+}

@@ -15,9 +15,9 @@ export {
   type HttpRequestErrorParameters,
   type ValidationIssue,
 } from './http.js'
-export { InvalidAddressError, InvalidParameterError, InvalidStateError, PaginationLimitError } from './input.js'
+export { InvalidAddressError, InvalidParameterError, InvalidStateError, PaginationLimitError, UsageError } from './input.js'
 export { ScoreTimeoutError, ScoringError } from './scoring.js'
-export { BlockNotAvailableError, ChainReadError, LocalChainError, UnsupportedNetworkError } from './chain.js'
+export { BlockInFutureError, BlockNotAvailableError, ChainMismatchError, ChainReadError, LocalChainError, UnsupportedNetworkError } from './chain.js'
 export { AuditIncompleteError, ConfigFileError, ProposalNotFoundError, SnapshotHubError, VotesFileError } from './audit.js'
 export {
   PassportHistoryDeniedError,

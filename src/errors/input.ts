@@ -71,3 +71,13 @@ export class InvalidStateError extends BaseError {
     this.problems = parameters.problems
   }
 }
+
+/** A command line that lacks what the command needs (a missing option): the CLI exits 2, as for any usage error. */
+export class UsageError extends BaseError {
+  override name = 'UsageError' as const
+  readonly option: string
+  constructor(parameters: BaseErrorParameters & { option: string; reason: string }) {
+    super(`Option ${parameters.option} is missing.`, { ...parameters, code: 'USAGE', details: parameters.details ?? parameters.reason })
+    this.option = parameters.option
+  }
+}

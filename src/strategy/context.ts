@@ -100,6 +100,8 @@ export type StrategyContext = {
   signal?: AbortSignal | undefined
   /** Hears of every wait for rate budget before it starts (a progress line shows it). */
   onWait?: ((wait: RateLimitWait) => void) | undefined
+  /** Longest a request may wait for rate budget, ms; past it the request fails with a RateLimitError. Default: the deadline. */
+  maxWaitMs?: number | undefined
   /**
    * The strategies a wrapping strategy (`human-gated`) may call by name: score-api's registry
    * (`strategies` of its `src/strategies/strategies`), `personhood/strategies`' `strategies`, or
@@ -254,7 +256,7 @@ export function getPassportSources(runtime: StrategyRuntime, strategy: string): 
     sleep: runtime.sleep,
     concurrency: runtime.concurrency,
     // A request never waits for rate budget past the call's deadline.
-    ...(Number.isFinite(remainingMs) ? { maxWaitMs: Math.max(0, remainingMs) } : {}),
+    ...(Number.isFinite(Math.min(remainingMs, context.maxWaitMs ?? Infinity)) ? { maxWaitMs: Math.max(0, Math.min(remainingMs, context.maxWaitMs ?? Infinity)) } : {}),
     ...(context.onWait ? { onWait: context.onWait } : {}),
   }
   const tier = access.tier ?? 1

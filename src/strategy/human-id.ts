@@ -101,7 +101,7 @@ function hubClient(runtime: StrategyRuntime, strategy: string, hub: HubChain, ne
       issues: [
         {
           path: ['HUMAN_ID_RPC_URL'],
-          message: `The space is on network ${network} and Human ID on chain ${hub.chainId}: give a JSON-RPC URL of chain ${hub.chainId} (HUMAN_ID_RPC_URL, or humanId.hubChain in the context).`,
+          message: `The space is on network ${network} and Human ID on chain ${hub.chainId}: give a JSON-RPC URL of chain ${hub.chainId} (the CLI's --hub-chain-rpc, HUMAN_ID_RPC_URL, or humanId.hubChain in the context).`,
         },
       ],
     })

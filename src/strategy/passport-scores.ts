@@ -201,7 +201,26 @@ export async function readPassportScoresAt(parameters: ReadPassportScoresAtParam
               reason: `The score listing (C4) of scorer ${scorerId} counted ${first.count} rows, but page ${index + 2} holds ${page.items.length} instead of ${expected}: rows went missing while it was read, so an absent voter cannot be taken as never scored.`,
             })
           }
-          for (const row of page.items) rows.set(row.address.toLowerCase(), compactRow(row))
+          for (const row of page.items) {
+            const key = row.address.toLowerCase()
+            // Offset pages of a listing that shifted while it was read repeat a row and drop another:
+            // the dropped voter would read as never scored.
+            if (rows.has(key)) {
+              throw new StrategySourceError({
+                source: passportSourceNames.listing,
+                addresses: missing,
+                reason: `The score listing (C4) of scorer ${scorerId} lists ${row.address} twice (again on page ${index + 2}): it shifted while it was read, so rows may be missing and an absent voter cannot be taken as never scored.`,
+              })
+            }
+            rows.set(key, compactRow(row))
+          }
+        }
+        if (rows.size < first.count) {
+          throw new StrategySourceError({
+            source: passportSourceNames.listing,
+            addresses: missing,
+            reason: `The score listing (C4) of scorer ${scorerId} counted ${first.count} rows, but its ${pages} pages held ${rows.size} distinct addresses: rows went missing while it was read.`,
+          })
         }
         for (const address of pending) classify(address, rows.get(address.toLowerCase()))
         if (rows.size <= maxCachedListingRows) cache?.set(listingKey, { readAt, rows } satisfies CachedListing, listingTtlMs)

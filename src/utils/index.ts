@@ -12,4 +12,4 @@ export {
   parseTimestamp,
   type IntegerBounds,
 } from './parse.js'
-export { redact, redactUrl } from './redact.js'
+export { redact, redactUrl, urlSecrets } from './redact.js'

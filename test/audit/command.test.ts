@@ -12,8 +12,11 @@ import type { Address } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runAuditCommand, type AuditCommandOptions } from '../../src/cli/audit.js'
 import { demoVotes, runAuditDemo } from '../../src/cli/audit-demo.js'
+import { serveEnvironment, startServe } from '../../src/cli/serve.js'
 import { exitCodeFor, exitCodes } from '../../src/cli/exit-codes.js'
 import { VotesFileError } from '../../src/errors/audit.js'
+import { BlockInFutureError, ChainMismatchError } from '../../src/errors/chain.js'
+import { InvalidParameterError } from '../../src/errors/input.js'
 import { runStrategy } from '../../src/strategy/define.js'
 import { humanVerificationStrategy } from '../../src/strategy/human-verification.js'
 import { generateWorld } from '../../src/world/generate.js'
@@ -63,7 +66,7 @@ function audit(overrides: Partial<AuditCommandOptions> = {}) {
 }
 
 describe('personhood audit', () => {
-  it('judges every voter as the strategy does at the snapshot; a re-run seals the same digest and sends no request', async () => {
+  it('judges every voter as the strategy does at the snapshot; a re-run seals the same digest and asks again only what is current state', async () => {
     requests = 0
     const first = await audit().run
     const sent = requests
@@ -100,8 +103,13 @@ describe('personhood audit', () => {
 
     requests = 0
     const second = await audit().run
-    expect(requests).toBe(0)
+    // Every answer fixed for the snapshot comes from the cache; what went out is current state (the
+    // score listing, attestations) and the two checks made before the cache opens (eth_chainId and
+    // the block header).
     expect(second.cache).toMatchObject({ misses: 0 })
+    expect(second.cache!.hits).toBeGreaterThan(0)
+    expect(requests).toBe(second.cache!.uncacheable + 2)
+    expect(requests).toBeLessThan(sent / 4)
     expect(second.result.digest).toBe(first.result.digest)
   }, 180_000)
 
@@ -150,6 +158,88 @@ describe('personhood audit', () => {
   }, 60_000)
 })
 
+describe('what the audit checks before it trusts an answer', () => {
+  it('a cache filled at one snapshot gives no stale verdict at a later one: equal to --no-cache', async () => {
+    const out = join(dir, 'stale')
+    const later = (await world.latestBlock('10')).toString()
+    await audit({ out }).run
+    // The world changes after the first audit: every voter is scored now (A1 scores on read).
+    for (const voter of world.voters(120)) {
+      const answer = await fetch(`${world.baseUrl}/v2/stamps/1/score/${voter}`, { headers: { 'X-API-KEY': world.apiKey } })
+      expect(answer.status).toBe(200)
+    }
+    const cached = await audit({ out, snapshot: later }).run
+    const fresh = await audit({ out: join(dir, 'stale-fresh'), snapshot: later, cache: false }).run
+    const verdicts = (result: typeof fresh) => result.result.voters.map((voter) => [voter.address, voter.eligible, voter.method, voter.score])
+    expect(verdicts(cached)).toEqual(verdicts(fresh))
+    expect(cached.result.digest).toBe(fresh.result.digest)
+  }, 180_000)
+
+  it('a voter the hub lists under two vote ids counts once, by the latest vote, and the audit says so', async () => {
+    const [first, second] = world.voters(2) as [Address, Address]
+    const votes = [
+      { id: 'a', voter: first, choice: 1, vp: 10, created: 1_700_000_000, reason: '' },
+      { id: 'b', voter: second, choice: 2, vp: 7, created: 1_700_000_001, reason: '' },
+      { id: 'c', voter: first.toLowerCase(), choice: 2, vp: 500, created: 1_700_000_002, reason: '' },
+    ]
+    const proposal = { id: `0x${'cd'.repeat(32)}`, title: 'Twice', choices: ['For', 'Against'], type: 'single-choice', state: 'closed', snapshot: String(snapshot), network: '10', start: 1, end: 2, votes: 3, space: { id: 'dao.eth' }, strategies: [] }
+    const hub: Server = createServer((request, response) => {
+      let body = ''
+      request.on('data', (chunk: Buffer) => (body += chunk.toString()))
+      request.on('end', () => {
+        const query = (JSON.parse(body) as { query: string }).query
+        response.writeHead(200, { 'content-type': 'application/json' })
+        response.end(JSON.stringify({ data: query.includes('votes(') ? { votes } : { proposal } }))
+      })
+    })
+    await new Promise<void>((resolve) => hub.listen(0, '127.0.0.1', resolve))
+    try {
+      const { port } = hub.address() as { port: number }
+      const { run, lines } = audit({ votes: undefined, proposal: proposal.id, hub: `http://127.0.0.1:${port}/graphql`, snapshot: undefined, choices: undefined, out: join(dir, 'twice'), cache: false })
+      const result = (await run).result
+      expect(result.voters.map((voter) => [voter.address.toLowerCase(), voter.votingPower, voter.choice])).toEqual([
+        [second.toLowerCase(), 7, 2],
+        [first.toLowerCase(), 500, 2],
+      ])
+      expect(result.summary.votingPower).toBe(507)
+      expect(lines).toContain("1 earlier vote was replaced by the same voter's latest vote (as Snapshot counts them).")
+    } finally {
+      await new Promise((resolve) => hub.close(resolve))
+    }
+  }, 60_000)
+
+  it('an RPC of another chain than --network is an input error (exit 3) before any verdict', async () => {
+    const error = await audit({ network: '1', out: join(dir, 'wrong-chain'), cache: false }).run.catch((caught: unknown) => caught)
+    expect(error).toBeInstanceOf(ChainMismatchError)
+    expect((error as ChainMismatchError).shortMessage).toBe('The RPC endpoint for network 1 serves chain 10.')
+    expect(exitCodeFor(error)).toBe(exitCodes.input)
+    expect(existsSync(join(dir, 'wrong-chain', 'audit.json'))).toBe(false)
+  }, 60_000)
+
+  it('a block dated ahead of the local clock by more than the margin is exit 5', async () => {
+    const lines: string[] = []
+    const before = Date.parse('2020-01-01T00:00:00Z')
+    const error = await runAuditCommand(
+      { votes: votesFile, config: join(dir, 'config.json'), snapshot: String(snapshot), network: '10', out: join(dir, 'clock'), cache: false },
+      { env, log: (line) => lines.push(line), now: () => before },
+    ).catch((caught: unknown) => caught)
+    expect(error).toBeInstanceOf(BlockInFutureError)
+    expect(exitCodeFor(error)).toBe(exitCodes.block)
+  }, 60_000)
+
+  it('--out naming a file is an input error, and a missing --snapshot a usage error (exit 2)', async () => {
+    const file = join(dir, 'a-file')
+    writeFileSync(file, 'keep me')
+    const error = await audit({ out: file }).run.catch((caught: unknown) => caught)
+    expect(error).toBeInstanceOf(InvalidParameterError)
+    expect((error as InvalidParameterError).details).toBe(`${file} exists and is not a folder: give a folder for the report's files.`)
+    expect(exitCodeFor(error)).toBe(exitCodes.input)
+    expect(readFileSync(file, 'utf8')).toBe('keep me')
+    const missing = await audit({ snapshot: undefined, out: join(dir, 'no-snapshot') }).run.catch((caught: unknown) => caught)
+    expect(exitCodeFor(missing)).toBe(exitCodes.usage)
+  })
+})
+
 describe('personhood demo', () => {
   it('votes of the demo world: every demo account and sybil, deterministic', () => {
     const demoWorld = generateWorld({ now: '2025-06-01T00:00:00.000Z', wallets: 200 })
@@ -189,5 +279,28 @@ describe('personhood demo', () => {
     expect(report.result.summary.eligibleVoters).toBeLessThan(120)
     expect(lines.join('\n')).toMatch(/were verified unique humans at block/)
     expect(lines.join('\n')).toContain('npx personhood audit --votes')
+  }, 180_000)
+
+  it("the demo's reproduce command, run against a new start of the same world, seals the demo's digest", async () => {
+    const out = join(dir, 'demo-reproduce')
+    const worldNow = '2025-06-01T00:00:00.000Z'
+    const demo = await runAuditDemo({ out, voters: 60, wallets: 200, worldNow, now: () => Date.parse(worldNow) + 3_600_000, log: () => {} })
+    // Read the printed command as the CLI would: every --flag and its value.
+    const flags = Object.fromEntries(
+      [...demo.command.matchAll(/--([a-z-]+) (\S+)/g)].map(([, name, value]) => [name!.replace(/-([a-z])/g, (_match, letter: string) => letter.toUpperCase()), value!]),
+    ) as Record<string, string>
+    expect(Object.keys(flags).sort()).toEqual(['choices', 'config', 'network', 'out', 'snapshot', 'type', 'votes'])
+    const later = () => Date.parse(worldNow) + 5 * 3_600_000
+    const running = await startServe({ port: 0, host: '127.0.0.1', seed: 'demo', world: generateWorld({ now: worldNow, wallets: 200 }), now: later, chain: { port: 0 } })
+    try {
+      const served = Object.fromEntries(serveEnvironment(running).map((variable) => [variable.name, variable.value]))
+      const again = await runAuditCommand(
+        { ...flags, choices: flags.choices!.split(','), out: join(dir, 'demo-again') } as unknown as AuditCommandOptions,
+        { env: served, log: () => {}, now: later },
+      )
+      expect(again.result.digest).toBe(demo.result.digest)
+    } finally {
+      await running.close()
+    }
   }, 180_000)
 })

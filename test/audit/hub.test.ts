@@ -129,4 +129,42 @@ describe('Snapshot hub client', () => {
       await createSnapshotHubClient({ ...fastTransport, url }).getProposal({ id: proposalId })
     }
   })
+
+  test('a hub whose cursor goes back is a SnapshotHubError at once, not an endless walk', async () => {
+    const requests: GraphQlBody['variables'][] = []
+    let next = 0
+    nock(hub)
+      .post('/graphql')
+      .times(50)
+      .reply(200, (_uri, body) => {
+        const { variables } = body as GraphQlBody
+        requests.push(variables)
+        // Fresh votes every time, dated before the cursor it was asked for.
+        const votes = Array.from({ length: 1000 }, (_, index) => ({ id: `v-${next++}`, voter: voter(next), choice: 1, vp: 1, created: Math.max(0, variables.createdGte - 1) + (index === 999 ? 5 : 0), reason: '' }))
+        return { data: { votes } }
+      })
+    const error = await failure(createSnapshotHubClient({ ...fastTransport }).getVotes({ proposal: proposalId }))
+    expect(error).toMatchObject({ name: 'SnapshotHubError', url: 'https://hub.snapshot.org/graphql' })
+    expect(error.shortMessage).toBe(
+      'The Snapshot hub could not answer: page 2 of the votes is not in order from the cursor (created 4 after asking for created >= 5, oldest first): the hub cannot be paged reliably.',
+    )
+    expect(requests).toHaveLength(2)
+  })
+
+  test('a page of votes already read is a SnapshotHubError (the cursor does not advance)', async () => {
+    const page = Array.from({ length: 1000 }, (_, index) => ({ id: `v-${index}`, voter: voter(index + 1), choice: 1, vp: 1, created: 1700000000, reason: '' }))
+    nock(hub).post('/graphql').times(3).reply(200, { data: { votes: page } })
+    const error = await failure(createSnapshotHubClient({ ...fastTransport }).getVotes({ proposal: proposalId }))
+    expect(error.shortMessage).toBe('The Snapshot hub could not answer: page 2 of the votes holds only votes already read: the cursor does not advance.')
+  })
+
+  test('every walk is bounded by a page limit', async () => {
+    let created = 1700000000
+    nock(hub)
+      .post('/graphql')
+      .times(10)
+      .reply(200, () => ({ data: { votes: Array.from({ length: 1000 }, (_, index) => ({ id: `v-${created}-${index}`, voter: voter(index + 1), choice: 1, vp: 1, created: created++, reason: '' })) } }))
+    const error = await failure(createSnapshotHubClient({ ...fastTransport }).getVotes({ proposal: proposalId, maxPages: 3 }))
+    expect(error).toMatchObject({ name: 'PaginationLimitError', kind: 'pages', limit: 3 })
+  })
 })

@@ -135,4 +135,23 @@ describe('rendering', () => {
     expect(markdown).toContain('| Government ID | 1 | 20.0% |')
     expect(markdown).toContain(result.digest)
   })
+
+  test('audit.md escapes every text from outside: no raw HTML, no link, no heading from a title, a choice or a space', () => {
+    const hostile = sampleAudit({ title: 'Fund <img src=x onerror=alert(1)>\n# Injected heading', choices: ['[x](javascript:alert(1))', 'Against\n| forged | row |'] })
+    hostile.run.proposal!.space = 'dao.eth)<script>'
+    const markdown = renderAuditMarkdown(hostile)
+    expect(markdown.split('\n')[0]).toBe('# Audit: Fund &lt;img src=x onerror=alert\\(1\\)&gt; \\# Injected heading')
+    expect(markdown).not.toMatch(/<img|<script|\]\(javascript:|^# Injected/m)
+    expect(markdown.split('\n').filter((line) => line.startsWith('#'))).toHaveLength(6)
+    expect(markdown).toContain('| \\[x\\]\\(javascript:alert\\(1\\)\\) |')
+    expect(markdown).toContain('| Against \\| forged \\| row \\| |')
+  })
+
+  test('the terminal summary carries no escape sequence from a choice label', () => {
+    const hostile = sampleAudit({ choices: ['For\u001b]8;;https://evil.example\u0007', 'Against\u001b[2J\u001b]0;title\u0007'] })
+    const table = renderAuditSummaryTable(hostile)
+    // eslint-disable-next-line no-control-regex -- looking for control characters is the point
+    expect(table).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/)
+    expect(table).toContain('"Against" leads with all voting power, "For" with verified voting power only.')
+  })
 })

@@ -63,3 +63,57 @@ describe('runAudit', () => {
     expect(JSON.parse(readFileSync(join(dir, 'audit.json'), 'utf8')).digest).toBe(result.digest)
   })
 })
+
+describe('writeAuditOutputs never writes through a planted link', () => {
+  test('a symlink at the old fixed temporary name, or at a report file, leaves its target untouched', async () => {
+    const { existsSync, readdirSync, symlinkSync, writeFileSync } = await import('node:fs')
+    const root = mkdtempSync(join(tmpdir(), 'personhood-links-'))
+    try {
+      const out = join(root, 'out')
+      const victim = join(root, 'victim.txt')
+      writeFileSync(victim, 'precious')
+      const { mkdirSync } = await import('node:fs')
+      mkdirSync(out)
+      for (const name of auditFiles) symlinkSync(victim, join(out, `${name}.tmp`))
+      symlinkSync(victim, join(out, 'audit.md'))
+      const result = await runAudit({ votes, run, judge: async () => judgments })
+      writeAuditOutputs(out, result)
+      expect(readFileSync(victim, 'utf8')).toBe('precious')
+      expect(readFileSync(join(out, 'audit.md'), 'utf8')).toMatch(/^# Audit of votes\.csv/)
+      // No temporary file is left behind.
+      expect(readdirSync(out).filter((name) => name.endsWith('.tmp') && !auditFiles.some((file) => name === `${file}.tmp`))).toEqual([])
+      expect(existsSync(join(out, 'audit.json'))).toBe(true)
+    } finally {
+      rmSync(root, { recursive: true, force: true })
+    }
+  })
+
+  test('an --out that is a file is an input error naming it, and the file is kept', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'personhood-out-file-'))
+    try {
+      const { writeFileSync } = await import('node:fs')
+      const file = join(root, 'report')
+      writeFileSync(file, 'mine')
+      const result = await runAudit({ votes, run, judge: async () => judgments })
+      expect(() => writeAuditOutputs(file, result)).toThrow(`${file} exists and is not a folder`)
+      expect(readFileSync(file, 'utf8')).toBe('mine')
+    } finally {
+      rmSync(root, { recursive: true, force: true })
+    }
+  })
+})
+
+describe('auditDigest', () => {
+  test('covers votes, verdicts and evidence, not block hashes, the votes file name or the package version', async () => {
+    const { auditDigest } = await import('../../src/audit/run.js')
+    const result = await runAudit({ votes, run, judge: async () => judgments })
+    const withHash = (hash: string) => result.voters.map((voter) => ({ ...voter, verdicts: voter.verdicts.map((verdict) => ({ ...verdict, evidence: { blockNumber: '100', blockHash: hash } })) }))
+    const base = auditDigest(run, withHash(`0x${'1'.repeat(64)}`))
+    expect(auditDigest({ ...run, packageVersion: '9.9.9', votesSource: 'other.csv' }, withHash(`0x${'2'.repeat(64)}`))).toBe(base)
+    const flipped = withHash(`0x${'1'.repeat(64)}`).map((voter, index) => (index === 0 ? { ...voter, eligible: !voter.eligible } : voter))
+    expect(auditDigest(run, flipped)).not.toBe(base)
+    const otherEvidence = withHash(`0x${'1'.repeat(64)}`).map((voter) => ({ ...voter, verdicts: voter.verdicts.map((verdict) => ({ ...verdict, evidence: { blockNumber: '101', blockHash: 'x' } })) }))
+    expect(auditDigest(run, otherEvidence)).not.toBe(base)
+    expect(auditDigest({ ...run, type: 'approval' }, withHash(`0x${'1'.repeat(64)}`))).not.toBe(base)
+  })
+})

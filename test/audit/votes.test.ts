@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { parseVotes } from '../../src/audit/votes.js'
+import { parseVotes, latestVotePerVoter } from '../../src/audit/votes.js'
 import { VotesFileError } from '../../src/errors/audit.js'
 import { failure } from '../helpers/async.js'
 
@@ -96,5 +96,20 @@ describe('parseVotes: JSON', () => {
     expect(fails('{"proposal": "x"}', 'votes.json').shortMessage).toContain('expected an array of votes')
     const error = await failure(Promise.resolve().then(() => parseVotes({ text: '[1]', file: 'v.json' })))
     expect(error).toMatchObject({ field: 'votes[0]' })
+  })
+})
+
+describe('latestVotePerVoter', () => {
+  test('a voter under two vote ids counts once, by the latest vote (as Snapshot counts)', () => {
+    const a = '0x52908400098527886E0F7030069857D2E4169EE7' as const
+    const b = '0x8617E340B3D01FA5F11F306F4090FD50E238070D' as const
+    const { votes, duplicates } = latestVotePerVoter([
+      { voter: a, choice: 1, votingPower: 10, created: 100, id: 'first' },
+      { voter: b, choice: 2, votingPower: 3, created: 150, id: 'other' },
+      { voter: a.toLowerCase() as typeof a, choice: 2, votingPower: 500, created: 200, id: 'second' },
+    ])
+    expect(votes.map((vote) => vote.id)).toEqual(['other', 'second'])
+    expect(votes.reduce((total, vote) => total + vote.votingPower, 0)).toBe(503)
+    expect(duplicates).toBe(1)
   })
 })

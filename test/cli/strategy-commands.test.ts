@@ -6,7 +6,9 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { exitCodes } from '../../src/cli/exit-codes.js'
+import { main } from '../../src/cli/main.js'
 import { runScoreCommand } from '../../src/cli/score.js'
 import { formatVerifyReport, runVerifyCommand } from '../../src/cli/verify.js'
 import { runStrategy } from '../../src/strategy/define.js'
@@ -93,6 +95,38 @@ describe('personhood verify', () => {
     expect(passport.error?.code).toBe('STRATEGY_SOURCE_FAILED')
     expect(passport.verdicts).toEqual([])
     expect(report.decision).toBeNull()
+    expect(report.unanswered).toEqual(['Passport score at the snapshot'])
     expect(formatVerifyReport(report).join('\n')).toMatch(/not answered: .*STRATEGY_SOURCE_FAILED[\s\S]*Eligible: unknown/)
   }, 120_000)
+
+  it('a yes from one source while another could not answer exits 4 (source) and names the source', async () => {
+    const verified = world.voters(5)[1]! // verified by government ID on chain
+    const argv = ['node', 'personhood', 'verify', verified, '--snapshot', String(snapshot), '--human-id-url', 'http://127.0.0.1:9']
+    const lines: string[] = []
+    const log = vi.spyOn(console, 'log').mockImplementation((line: unknown) => void lines.push(String(line)))
+    const saved = { ...process.env }
+    const previous = process.exitCode
+    Object.assign(process.env, env)
+    process.exitCode = undefined
+    try {
+      await main(argv)
+      expect(process.exitCode).toBe(exitCodes.source)
+    } finally {
+      process.exitCode = previous
+      for (const name of Object.keys(env)) if (saved[name] === undefined) delete process.env[name]
+      Object.assign(process.env, saved)
+      log.mockRestore()
+    }
+    const text = lines.join('\n')
+    expect(text).toContain('Incomplete: 1 of 3 sources did not answer (Human ID API and attestation index); the answer below stands on the others only.')
+    expect(text).toMatch(/Eligible: yes, by gov-id\./)
+  }, 120_000)
+
+  it('an RPC of another chain than --network is refused before any verdict (score and verify)', async () => {
+    const voter = world.voters(1)[0]!
+    await expect(runScoreCommand({ strategy: 'passport-v2', network: '1', snapshot: String(snapshot), addresses: voter }, { env, log: () => {} })).rejects.toThrow(
+      'The RPC endpoint for network 1 serves chain 10.',
+    )
+    await expect(runVerifyCommand({ address: voter, network: '1', snapshot: String(snapshot) }, { env })).rejects.toMatchObject({ name: 'ChainMismatchError', code: 'CHAIN_MISMATCH' })
+  }, 60_000)
 })

@@ -253,9 +253,13 @@ describe('getAttestations paging', () => {
     ])
   })
 
-  test('stops at an empty page, and at a short page when no total is sent', async () => {
+  test('stops at an empty page (an error when the total said more), and at a short page when no total is sent', async () => {
     nock(host).get(path).query({ page: '1' }).reply(200, { data: { page: 1, size: 2, total: 50, rows: [row(1), row(2)] } })
     nock(host).get(path).query({ page: '2' }).reply(200, { data: { page: 2, size: 2, total: 50, rows: null } })
+    await expect(client().getAttestations({ address })).rejects.toThrow(ResponseValidationError)
+
+    nock(host).get(path).query({ page: '1' }).reply(200, { data: { page: 1, size: 2, rows: [row(1), row(2)] } })
+    nock(host).get(path).query({ page: '2' }).reply(200, { data: { page: 2, size: 2, rows: null } })
     await expect(client().getAttestations({ address })).resolves.toHaveLength(2)
 
     nock(host).get(path).query({ page: '1' }).reply(200, { data: { size: 2, rows: [row(1), row(2)] } })
@@ -330,6 +334,17 @@ describe('clean-hands rule on the index rows', () => {
     const rows = await getIndexedAttestations(client(), { address })
     expect(attestationIndex.isValidCleanHandsAttestation(rows[1] as (typeof rows)[number], { now })).toBe(true)
     expect(attestationIndex.hasValidCleanHandsAttestation(rows, { now })).toBe(true)
+  })
+
+  test('an address whose pages shift while read (a row repeated, another dropped): an error naming the index, not a missing attestation', async () => {
+    nock(host).get(path).query({ page: '1' }).reply(200, { data: { page: 1, size: 2, total: 4, rows: [row(1), row(2)] } })
+    // Row 3 was pushed out of page 2 by a row inserted before it; row 2 comes again.
+    nock(host).get(path).query({ page: '2' }).reply(200, { data: { page: 2, size: 2, total: 4, rows: [row(2), row(4)] } })
+    const error = (await failure(getIndexedAttestations(client(), { address }))) as ResponseValidationError
+    expect(error).toBeInstanceOf(ResponseValidationError)
+    expect(error.issues).toEqual([
+      { path: ['data', 'total'], message: `The index said 4 attestations of ${address} but 2 page(s) held 3 distinct ones: it changed while it was read. Read it again.` },
+    ])
   })
 
   test('the client fits the verifier’s AttestationIndex', () => {

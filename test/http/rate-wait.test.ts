@@ -57,3 +57,27 @@ describe('maxWaitMs and onWait', () => {
     expect(clock.sleeps).toEqual([10_000])
   })
 })
+
+describe('--max-wait in the commands', () => {
+  test('the CLI context carries the bound to every Passport request, and the tier serve prints', async () => {
+    const { commandStrategyContext } = await import('../../src/cli/context.js')
+    const { createStrategyRuntime, getPassportSources } = await import('../../src/strategy/context.js')
+    const clock = fakeClock(1_700_000_000_000)
+    const context = commandStrategyContext({
+      flags: { maxWait: 30_000 },
+      env: { PASSPORT_API_KEY: 'key', PERSONHOOD_API_TIER: '1' },
+      now: clock.now,
+    })
+    expect(context.maxWaitMs).toBe(30_000)
+    expect(context.passport?.tier).toBe(1)
+    const scoring = createRateLimiter({ limit: 1, windowMs: 15 * 60_000, now: clock.now, sleep: clock.sleep })
+    const runtime = createStrategyRuntime({ ...context, sleep: clock.sleep, passport: { ...context.passport, rateLimiter: scoring } })
+    const { passport } = getPassportSources(runtime, 'passport-v2')
+    nock(api).get(`/v2/stamps/1/score/${address}`).times(2).reply(200, record)
+    await passport.getScore({ scorerId: 1, address })
+    const error = await failure(passport.getScore({ scorerId: 1, address }))
+    expect(error).toMatchObject({ name: 'RateLimitError', retryAfterMs: 15 * 60_000 })
+    expect(error.details).toContain('past maxWaitMs (30000 ms)')
+    expect(clock.sleeps).toEqual([])
+  })
+})

@@ -90,6 +90,8 @@ describe('human-id', () => {
     const { hubChain: _omitted, ...humanId } = context.humanId!
     await expect(run({ credentials: ['gov-id'] }, { network: '1', snapshot: 22_663_079, context: { ...context, humanId } })).rejects.toThrow(StrategyOptionsError)
     await expect(run({ credentials: ['gov-id'] }, { network: '1', snapshot: 22_663_079, context: { ...context, humanId } })).rejects.toThrow(/HUMAN_ID_RPC_URL/)
+    // A CLI user is told the flag too.
+    await expect(run({ credentials: ['gov-id'] }, { network: '1', snapshot: 22_663_079, context: { ...context, humanId } })).rejects.toThrow(/the CLI's --hub-chain-rpc, HUMAN_ID_RPC_URL/)
   })
 
   it('match all needs every credential, any one of them; score sets the value', async () => {

@@ -399,6 +399,19 @@ describe('a failing source (faults injected with nock)', () => {
     expect(error.shortMessage).toContain('rows went missing while it was read')
   })
 
+  test('a listing that shifts while it is read (a row repeated, another dropped, pages full): an error naming the listing, not "never scored"', async () => {
+    const carol = getAddress('0x0000000000000000000000000000000000000ca1')
+    const dave = getAddress('0x0000000000000000000000000000000000000da7')
+    nock(api).get('/registry/score/7').query({ limit: '2', offset: '0' }).reply(200, { items: [row(alice, at - 10), row(carol, at - 10)], count: 4 })
+    // Bob (row 3) was pushed out by a row inserted before page 2 was read: carol comes again.
+    nock(api).get('/registry/score/7').query({ limit: '2', offset: '2' }).reply(200, { items: [row(carol, at - 10), row(dave, at - 10)], count: 4 })
+    const error = await failure(runNocked([bob, carol], 2))
+    expect(error).toBeInstanceOf(StrategySourceError)
+    expect(error.source).toBe(passportSourceNames.listing)
+    expect(error.addresses).toEqual([bob])
+    expect(error.shortMessage).toContain(`lists ${carol} twice (again on page 2): it shifted while it was read`)
+  })
+
   test('a history answer computed after the snapshot is refused', async () => {
     nock(api).get('/registry/score/7').query(true).reply(200, { items: [row(bob, at + 10)], count: 1 })
     nock(api)
