@@ -108,7 +108,7 @@ describe('with the endpoints (the demo world behind the test gateway)', () => {
   beforeAll(async () => {
     world = await startChainWorld()
     upstreams = await startUpstreams({ '10': world.provider('10') as Eip1193ProviderLike, '1': world.provider('1') as Eip1193ProviderLike })
-    const fixtures = JSON.parse(readFileSync(join(root, 'test/strategies/fixtures/examples/strategies/human-id.json'), 'utf8')) as Array<{ network: string; strategy: { params: Record<string, unknown> } }>
+    const fixtures = JSON.parse(readFileSync(join(root, 'test/strategies/fixtures/human-id/examples.json'), 'utf8')) as Array<{ network: string; strategy: { params: Record<string, unknown> } }>
     const onOptimism = fixtures.find((example) => example.network === '10' && example.strategy.params.source === undefined)
     const onEthereum = fixtures.find((example) => example.network === '1')
     const nobody = { ...onOptimism, name: 'Nobody verified', addresses: ['0x000000000000000000000000000000000000dEaD', '0x0000000000000000000000000000000000000001', '0x0000000000000000000000000000000000000002'] }
