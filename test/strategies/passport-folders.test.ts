@@ -75,16 +75,16 @@ function withEnv<T>(env: Record<string, string>, run: () => Promise<T>): Promise
   })
 }
 
-const context = () => ({
+const context = (baseUrl = world.baseUrl) => ({
   ...world.humanIdContext(),
-  passport: { apiKey: world.apiKey, baseUrl: world.baseUrl, tier: 3 as const, scorerId: '1', rateLimiter: false as const },
+  passport: { apiKey: world.apiKey, baseUrl, tier: 3 as const, scorerId: '1', rateLimiter: false as const },
 })
 
 const folder = (name: 'passport-v2' | 'human-verification', params: Params, addresses: string[], network = '10', at = snapshot) =>
   api.strategies[name]!.strategy('personhood.eth', network, api.utils.getProvider(network), addresses, structuredClone(params), at)
 
-const library = async (name: 'passport-v2' | 'human-verification', params: Params, addresses: string[], network = '10', at = snapshot) => {
-  const run = { network, provider: world.provider(network), addresses, options: structuredClone(params), snapshot: at, context: context() }
+const library = async (name: 'passport-v2' | 'human-verification', params: Params, addresses: string[], network = '10', at = snapshot, baseUrl = world.baseUrl) => {
+  const run = { network, provider: world.provider(network), addresses, options: structuredClone(params), snapshot: at, context: context(baseUrl) }
   return (name === 'passport-v2' ? await runStrategy(passportV2Strategy, run) : await runStrategy(humanVerificationStrategy, run)).scores
 }
 
@@ -318,6 +318,44 @@ describe('passport-v2 through the score-api host', () => {
       expect(Object.values(result)).toEqual(Array.from({ length: 20 }, () => 21))
       override = (url) => (url.pathname.startsWith('/registry/score/') ? Response.json({ items: pageOf(url) === 0 ? [row(0, 0)] : [], count: 3_500 }) : undefined)
       await expect(folder('passport-v2', { mode: 'gated' }, few)).rejects.toThrow(/counted 3500 scores but page 2 holds 0 rows instead of 1000: an absent voter cannot be taken as never scored$/)
+    } finally {
+      override = undefined
+    }
+  })
+
+  it("reads the public service's shapes: a binary scorer's C4 row (evidence rawScore and threshold as numbers, +00:00 times), a bare A2 score object", async () => {
+    const [a, b] = [getAddress(`0x${'a1'.repeat(20)}`), getAddress(`0x${'b2'.repeat(20)}`)]
+    const later = '2099-01-01T00:00:00+00:00'
+    override = (url) => {
+      if (url.pathname.startsWith('/registry/score/')) {
+        const row = (address: string, scoredAt: string) => ({
+          address: address.toLowerCase(),
+          score: '1.000000000',
+          status: 'DONE',
+          last_score_timestamp: scoredAt,
+          expiration_date: later,
+          evidence: { type: 'ThresholdScoreCheck', success: true, rawScore: 25.5, threshold: 20 },
+          error: null,
+        })
+        return Response.json({ items: [row(a, '2020-01-01T00:00:00.123456+00:00'), row(b, later)], count: 2 })
+      }
+      if (url.pathname.endsWith(`${b.toLowerCase()}/history`)) {
+        return Response.json({ address: b.toLowerCase(), score: '19.50000', passing_score: false, threshold: '20.00000', last_score_timestamp: '2020-01-01T00:00:00Z', expiration_timestamp: later, error: null, stamps: {} })
+      }
+      return undefined
+    }
+    const expected: [Params, Record<string, number>][] = [
+      [{ mode: 'weighted' }, { [a]: 25.5, [b]: 19.5 }],
+      [{ mode: 'weighted', threshold: 20 }, { [a]: 25.5, [b]: 0 }],
+      [{ mode: 'gated' }, { [a]: 1, [b]: 0 }],
+      [{ mode: 'gated', threshold: 25.50001 }, { [a]: 0, [b]: 0 }],
+    ]
+    try {
+      for (const [params, scores] of expected) {
+        expect(await folder('passport-v2', params, [a, b])).toEqual(scores)
+        // The library, reading the same answers through the proxy, agrees.
+        expect(await library('passport-v2', params, [a, b], '10', snapshot, process.env.PASSPORT_API_URL)).toEqual(scores)
+      }
     } finally {
       override = undefined
     }
