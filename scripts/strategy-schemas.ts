@@ -1,21 +1,41 @@
 /**
- * Writes each strategy folder's `schema.json` from the zod options of the definition its `index.ts`
- * exports, so the schema Snapshot's UI validates against and the options the strategy reads are one
- * rule. The conformance suite fails when a committed schema.json differs.
+ * Writes each strategy folder's `schema.json` from the zod options of the library definition of the
+ * same name (`findStrategyDefinition`), so the schema Snapshot's UI validates against and the
+ * options the library reads are one rule. The folders under `strategies/` are score-api code and
+ * import nothing of this package, so the definition is found by name; the options a score-api folder
+ * does not offer (`source`: the Human ID API answers from the latest state, not the snapshot's) are
+ * left out of its schema. A test fixture folder still names its definition in its `index.ts`.
  *
  *   npm run strategies:schemas
  */
 import { existsSync, readdirSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { getStrategyJsonSchema, validationJsonSchema, type StrategyDefinition } from '../src/index.js'
+import * as prettier from 'prettier'
+import { findStrategyDefinition, getStrategyJsonSchema, validationJsonSchema, type StrategyDefinition } from '../src/index.js'
 
 const root = join(import.meta.dirname, '..')
-const folders = [join(root, 'strategies'), join(root, 'test', 'strategies', 'fixtures')]
-  .filter((parent) => existsSync(parent))
-  .flatMap((parent) => readdirSync(parent, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => join(parent, entry.name)))
+const subfolders = (parent: string) =>
+  existsSync(parent) ? readdirSync(parent, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => join(parent, entry.name)) : []
 
-for (const folder of folders) {
+/** Options of the library a score-api folder does not offer. */
+const libraryOnlyOptions = ['source']
+
+for (const folder of subfolders(join(root, 'strategies'))) {
+  const name = basename(folder)
+  const definition = findStrategyDefinition(name)
+  if (!definition) {
+    console.warn(`strategies/${name}: no library strategy of that name; schema.json left as it is`)
+    continue
+  }
+  const schema = getStrategyJsonSchema(definition) as { definitions: { Strategy: { properties: Record<string, unknown>; required?: string[] } } }
+  for (const option of libraryOnlyOptions) delete schema.definitions.Strategy.properties[option]
+  // In score-api's prettier format, as the rest of the folder.
+  writeFileSync(join(folder, 'schema.json'), await prettier.format(JSON.stringify(schema), { parser: 'json', singleQuote: true, trailingComma: 'none' }))
+  console.log(`strategies/${name}/schema.json written`)
+}
+
+for (const folder of subfolders(join(root, 'test', 'strategies', 'fixtures')).filter((folder) => existsSync(join(folder, 'index.ts')))) {
   const module = (await import(pathToFileURL(join(folder, 'index.ts')).href)) as { definition?: StrategyDefinition }
   if (!module.definition) {
     console.warn(`${folder}: index.ts exports no definition; schema.json left as it is`)
@@ -29,7 +49,6 @@ for (const folder of folders) {
 // schema, under score-api's `#/definitions/Validation`.
 const validationsRoot = join(root, 'validations')
 if (existsSync(validationsRoot)) {
-  const { findStrategyDefinition } = await import('../src/index.js')
   for (const entry of readdirSync(validationsRoot, { withFileTypes: true }).filter((dirent) => dirent.isDirectory())) {
     const definition = findStrategyDefinition(entry.name)
     if (!definition) {

@@ -9,6 +9,7 @@ import type { Address } from 'viem'
 import { StrategyOptionsError } from '../errors/strategy.js'
 import { humanGatedOptionsSchema, type HumanGatedOptions } from '../strategy/human-gated.js'
 import { parseStrategyOptions } from '../strategy/options.js'
+import { escapeMarkdown, sanitizeTerminal } from '../utils/sanitize.js'
 import { applyHumanGate, humanGateModes, type HumanGateMode } from '../verify/human-gate.js'
 import { summarizeAudit } from './summary.js'
 import type { AuditResult, AuditVoter } from './types.js'
@@ -138,20 +139,24 @@ export function gatedOutcomeTable(gated: GatedOutcome): { title: string; intro: 
   }
 }
 
-/** The `human-gated` section of `audit.md`. */
+/**
+ * The `human-gated` section of `audit.md`. Choice labels come from the proposal and inner names
+ * from the configuration: every cell is escaped (no raw HTML, link, heading or extra cell).
+ */
 export function renderGatedOutcomeMarkdown(gated: GatedOutcome): string[] {
   const { title, intro, head, rows } = gatedOutcomeTable(gated)
-  return [`## ${title}`, '', intro, '', `| ${head.join(' | ')} |`, `| ${head.map(() => '---').join(' | ')} |`, ...rows.map((row) => `| ${row.join(' | ')} |`), '']
+  const cells = (row: string[]) => `| ${row.map(escapeMarkdown).join(' | ')} |`
+  return [`## ${escapeMarkdown(title)}`, '', escapeMarkdown(intro), '', cells(head), `| ${head.map(() => '---').join(' | ')} |`, ...rows.map(cells), '']
 }
 
-/** The same, as plain-text lines for the terminal. */
+/** The same, as plain-text lines for the terminal (no escape sequence of a choice label reaches it). */
 export function renderGatedOutcomeLines(gated: GatedOutcome): string[] {
-  const choices = gated.tallies[0]?.choices.map((entry) => entry.choice) ?? []
+  const choices = gated.tallies[0]?.choices.map((entry) => sanitizeTerminal(entry.choice, { multiline: false })) ?? []
   return [
     'human-gated (recorded power under each mode):',
     ...gated.tallies.map(
       (tally) =>
-        `  ${label(tally.counting, gated.cap).padEnd(10)} ${tally.choices.map((entry) => `${entry.choice} ${power(entry.power)}`).join(', ')}; leader ${tally.leader === null ? 'tie' : choices[tally.leader]}${tally.counting === gated.mode ? ' (configured)' : ''}`,
+        `  ${label(tally.counting, gated.cap).padEnd(10)} ${tally.choices.map((entry, index) => `${choices[index]} ${power(entry.power)}`).join(', ')}; leader ${tally.leader === null ? 'tie' : choices[tally.leader]}${tally.counting === gated.mode ? ' (configured)' : ''}`,
     ),
   ]
 }

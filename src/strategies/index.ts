@@ -8,10 +8,10 @@
  *
  * @example
  * import { strategies, runStrategy } from 'personhood/strategies'
- * Object.keys(strategies) // ['human-id', 'passport-v2', 'human-verification']
+ * Object.keys(strategies) // ['human-id', 'passport-v2', 'human-verification', 'human-gated']
  */
 import type { ScoreApiStrategy, StrategyDefinition } from '../strategy/index.js'
-import { createScoreApiStrategy, humanIdStrategy, humanVerificationStrategy, passportV2Strategy, readStrategyEnvironment } from '../strategy/index.js'
+import { createScoreApiStrategy, humanGatedStrategy, humanIdStrategy, humanVerificationStrategy, passportV2Strategy, readStrategyEnvironment } from '../strategy/index.js'
 import { version } from '../version.js'
 
 /** One strategy of the package. */
@@ -34,6 +34,7 @@ export const strategies: Readonly<Record<string, StrategyModule>> = Object.freez
   'human-id': entry(humanIdStrategy),
   'passport-v2': entry(passportV2Strategy),
   'human-verification': entry(humanVerificationStrategy),
+  'human-gated': entry(humanGatedStrategy),
 })
 
 export { createScoreApiStrategy, readStrategyEnvironment, runStrategy, type StrategyContext, type StrategyRun } from '../strategy/index.js'

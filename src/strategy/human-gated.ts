@@ -11,14 +11,26 @@ import { blockClocks, findBlockAtTime } from '../chain/block-at-time.js'
 import type { ChainClient } from '../chain/provider.js'
 import { StrategyOptionsError, StrategySourceError } from '../errors/strategy.js'
 import { applyHumanGate, type HumanGateMode } from '../verify/human-gate.js'
-import type { InnerStrategy, StrategyRuntime } from './context.js'
+import type { InnerStrategy, InnerStrategyRegistry, StrategyRuntime } from './context.js'
 import { readSource } from './deadline.js'
 import { defineStrategy, runStrategy, untilAborted, type StrategyDefinition } from './define.js'
+import { humanIdStrategy } from './human-id.js'
 import { humanVerificationOptionsSchema, humanVerificationStrategy, type HumanVerificationDetail, type HumanVerificationPrepared } from './human-verification.js'
+import { passportV2Strategy } from './passport-v2.js'
 import { symbolOption } from './options.js'
 import type { ResolvedSnapshot, StrategyProvider } from './snapshot.js'
 
 const humanTest = humanVerificationOptionsSchema.shape
+
+/**
+ * The inner strategies `human-gated` finds when the context names none: this package's own
+ * (`human-id`, `passport-v2`, `human-verification`), as definitions.
+ */
+export const defaultInnerStrategies: InnerStrategyRegistry = Object.freeze({
+  'human-id': humanIdStrategy,
+  'passport-v2': passportV2Strategy,
+  'human-verification': humanVerificationStrategy,
+})
 
 /** One inner strategy, as a space configures it. */
 export const innerStrategyOptionsSchema = z
@@ -109,8 +121,8 @@ export function innerStrategySource(name: string, network: string): string {
 
 /**
  * The `human-gated` strategy. The registry of inner strategies and the clients of their networks
- * come from the context (`strategies`, `networks`); the human test reads what `human-verification`
- * reads (`humanId`, `passport`).
+ * come from the context (`strategies`, default {@link defaultInnerStrategies}; `networks`); the
+ * human test reads what `human-verification` reads (`humanId`, `passport`).
  *
  * Requests: the inner strategies' own (plus, for an inner strategy on another network, the
  * header reads that find its block at the snapshot's time), then `human-verification`'s for the
@@ -129,11 +141,18 @@ export const humanGatedStrategy = defineStrategy<HumanGatedOptions, HumanGatedDe
   title: 'Any strategy, counted only for verified humans (gate, quadratic or cap)',
   optionsSchema: humanGatedOptionsSchema,
   prepare({ strategy, options, runtime }) {
-    const registry = runtime.context.strategies ?? {}
+    const registry = runtime.context.strategies ?? defaultInnerStrategies
     const issues = options.strategies.flatMap((inner, index) =>
       Object.hasOwn(registry, inner.name)
         ? []
-        : [{ path: ['strategies', index, 'name'], message: `No strategy "${inner.name}" in the registry given (context.strategies${runtime.context.strategies ? '' : ' is not set'}).` }],
+        : [
+            {
+              path: ['strategies', index, 'name'],
+              message: runtime.context.strategies
+                ? `No strategy "${inner.name}" in the registry given (context.strategies).`
+                : `No strategy "${inner.name}" among this package's (${Object.keys(defaultInnerStrategies).join(', ')}): pass a registry as context.strategies.`,
+            },
+          ],
     )
     if (issues.length > 0) throw new StrategyOptionsError({ strategy, issues })
     const inner = options.strategies.map((entry) => ({ ...entry, strategy: registry[entry.name]! }))

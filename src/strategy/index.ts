@@ -63,6 +63,7 @@ export {
   type HumanVerificationPrepared,
 } from './human-verification.js'
 export {
+  defaultInnerStrategies,
   humanGatedOptionsSchema,
   humanGatedStrategy,
   innerStrategyOptionsSchema,

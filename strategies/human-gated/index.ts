@@ -73,8 +73,8 @@ async function innerPower(
   inner,
   snapshot
 ) {
-  const networks = inner.map((entry) => entry.network ?? network);
-  const blocks = networks.some((other) => other !== network)
+  const networks = inner.map(entry => entry.network ?? network);
+  const blocks = networks.some(other => other !== network)
     ? await getSnapshots(network, snapshot, provider, networks)
     : { [network]: snapshot };
   const results = await Promise.all(
@@ -136,7 +136,7 @@ export async function strategy(
     snapshot
   );
   // The human test is asked only about voters with power above 0.
-  const holders = Object.keys(power).filter((voter) => power[voter] > 0);
+  const holders = Object.keys(power).filter(voter => power[voter] > 0);
   const humans =
     holders.length > 0
       ? await verifyHumansOrPassport(
@@ -148,7 +148,7 @@ export async function strategy(
         )
       : {};
   return Object.fromEntries(
-    Object.keys(power).map((voter) => {
+    Object.keys(power).map(voter => {
       const human = humans[voter];
       if (power[voter] > 0 && human === undefined) {
         throw new Error(`${name}: the human test did not judge ${voter}`);
@@ -156,8 +156,8 @@ export async function strategy(
       const weight = !human?.eligible
         ? 0
         : human.method === 'passport'
-        ? passportScore
-        : 1;
+          ? passportScore
+          : 1;
       const score = applyHumanGate({ power: power[voter], weight, mode, cap });
       return [voter, score];
     })

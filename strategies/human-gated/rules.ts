@@ -614,7 +614,7 @@ export function judgeCleanHandsRows(
   rows: readonly unknown[],
   options: CleanHandsRuleOptions
 ): CleanHandsRowsJudgment {
-  const reasons = rows.map((row) => checkCleanHandsRow(row, options));
+  const reasons = rows.map(row => checkCleanHandsRow(row, options));
   let reason: CleanHandsRowReason | 'none' = 'none';
   let expiresAt: bigint | undefined;
   reasons.forEach((rowReason, index) => {
@@ -779,16 +779,14 @@ export function matchCredentials<V extends VerdictLike>(parameters: {
   const held: V[] = [];
   const failing: V[] = [];
   for (const credential of Array.from(new Set(credentials))) {
-    const mine = verdicts.filter(
-      (verdict) => verdict.credential === credential
-    );
+    const mine = verdicts.filter(verdict => verdict.credential === credential);
     if (mine.length === 0) {
       throw new RuleParameterError(
         'verdicts',
         `No verdict on ${credential} for ${address}: it was not checked.`
       );
     }
-    const valid = mine.find((verdict) => verdict.valid);
+    const valid = mine.find(verdict => verdict.valid);
     if (valid) held.push(valid);
     else failing.push(...mine);
   }
@@ -796,7 +794,7 @@ export function matchCredentials<V extends VerdictLike>(parameters: {
   if (!valid) {
     return { address, valid, match, verdicts: failing, expiresAt: null };
   }
-  const expiries = held.map((verdict) => verdict.expiresAt);
+  const expiries = held.map(verdict => verdict.expiresAt);
   const known = expiries.filter((expiry): expiry is number => expiry !== null);
   let expiresAt: number | null;
   if (match === 'any') {
@@ -833,7 +831,7 @@ export function applyFallbackPolicy<V extends VerdictLike>(parameters: {
   passport?: boolean | undefined;
 }): FallbackDecisionOf<V> {
   const { verdicts, credentials, match } = parameters;
-  const human = verdicts.filter((verdict) => verdict.credential !== 'passport');
+  const human = verdicts.filter(verdict => verdict.credential !== 'passport');
   const humanId = matchCredentials({
     verdicts: human.length > 0 ? human : verdicts,
     credentials,
@@ -842,18 +840,16 @@ export function applyFallbackPolicy<V extends VerdictLike>(parameters: {
   const { address } = humanId;
   if (humanId.valid) {
     const method =
-      credentials.find((credential) =>
-        humanId.verdicts.some((verdict) => verdict.credential === credential)
+      credentials.find(credential =>
+        humanId.verdicts.some(verdict => verdict.credential === credential)
       ) ?? null;
     return { address, eligible: true, method, humanId };
   }
   if (parameters.passport === false) {
     return { address, eligible: false, method: null, humanId };
   }
-  const scores = verdicts.filter(
-    (verdict) => verdict.credential === 'passport'
-  );
-  const passport = scores.find((verdict) => verdict.valid) ?? scores[0];
+  const scores = verdicts.filter(verdict => verdict.credential === 'passport');
+  const passport = scores.find(verdict => verdict.valid) ?? scores[0];
   if (passport === undefined) {
     throw new RuleParameterError(
       'verdicts',

@@ -52,12 +52,12 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true })
 })
 
-function audit(name: string, options: Record<string, unknown>) {
+function audit(name: string, options: Record<string, unknown>, choices = ['For', 'Against']) {
   const config = join(dir, `${name}.json`)
   writeFileSync(config, JSON.stringify({ strategy: 'human-gated', options }))
   const lines: string[] = []
   const run = runAuditCommand(
-    { votes: votesFile, config, snapshot: String(snapshot), network: '10', out: join(dir, name), choices: ['For', 'Against'], cache: false },
+    { votes: votesFile, config, snapshot: String(snapshot), network: '10', out: join(dir, name), choices, cache: false },
     { env, log: (line) => lines.push(line), fetch: counting },
   )
   return { run, lines }
@@ -113,7 +113,7 @@ describe('personhood audit with human-gated', () => {
     const markdown = readFileSync(join(dir, 'cap', 'audit.md'), 'utf8')
     expect(markdown).toContain('## human-gated: the recorded power under each mode')
     expect(markdown).toContain('| Counting | For | Against | Total | Leader |')
-    expect(markdown).toMatch(/\| Cap 10 \(configured\) \|/)
+    expect(markdown).toContain('| Cap 10 \\(configured\\) |')
     expect(readFileSync(join(dir, 'cap', 'audit.html'), 'utf8')).toContain('human-gated: the recorded power under each mode')
     const json = JSON.parse(readFileSync(join(dir, 'cap', 'audit.json'), 'utf8')) as { gated: { mode: string; voters: unknown[] } }
     expect(json.gated.mode).toBe('cap')
@@ -126,6 +126,15 @@ describe('personhood audit with human-gated', () => {
     expect(result.gated!.tallies.map((tally) => tally.counting)).toEqual(['recorded', 'gate', 'quadratic'])
     expect(result.gated!.voters.every((line) => line.cap === null)).toBe(true)
     expect(result.gated!.inner).toEqual([{ name: 'erc20-balance-of' }])
+  }, 180_000)
+
+  it('escapes choice labels in the gated section: no markup or table cell from outside reaches audit.md or the terminal', async () => {
+    const { run, lines } = audit('labels', { strategies: inner, mode: 'gate', ...humanTest }, ['For | <b>yes</b>', 'Against\u001b[31m'])
+    await run
+    const section = readFileSync(join(dir, 'labels', 'audit.md'), 'utf8').split('## human-gated')[1]!.split('\n## ')[0]!
+    expect(section).toContain('| Counting | For \\| &lt;b&gt;yes&lt;/b&gt; | Against')
+    expect(section).not.toContain('<b>')
+    expect(lines.filter((line) => line.includes('Against')).every((line) => !line.includes('\u001b'))).toBe(true)
   }, 180_000)
 
   it('refuses an invalid human-gated configuration before any request', async () => {

@@ -10,4 +10,5 @@ export const servings: Record<string, ExampleServing> = {
   'human-id': humanIdServing,
   'passport-v2': passportServing,
   'human-verification': humanVerificationServing,
+  'human-gated': humanVerificationServing,
 }
