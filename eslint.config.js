@@ -16,6 +16,11 @@ export default tseslint.config(
     },
   },
   {
+    // .dependency-cruiser.cjs: dependency-cruiser reads a CommonJS config.
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } },
+  },
+  {
     files: ['bin/**/*.js'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
   },

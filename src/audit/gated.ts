@@ -5,14 +5,17 @@
  * fallback) and applies the mode to the recorded power, showing the outcome under every mode next
  * to the recorded one.
  */
-import type { Address } from 'viem'
 import { StrategyOptionsError } from '../errors/strategy.js'
 import { humanGatedOptionsSchema, type HumanGatedOptions } from '../strategy/human-gated.js'
 import { parseStrategyOptions } from '../strategy/options.js'
 import { escapeMarkdown, sanitizeTerminal } from '../utils/sanitize.js'
 import { applyHumanGate, humanGateModes, type HumanGateMode } from '../verify/human-gate.js'
 import { summarizeAudit } from './summary.js'
-import type { AuditResult, AuditVoter } from './types.js'
+import type { AuditResult, AuditVoter, GatedOutcome, GatedTally, GatedVoterOutcome } from './types.js'
+
+// The outcome's shapes live in types.ts with the audit's other shapes (types.ts imports nothing
+// from here: no cycle); they are re-exported here beside the functions that build them.
+export type { GatedOutcome, GatedTally, GatedVoterOutcome } from './types.js'
 
 /** A `human-gated` configuration read for an audit: the human test's options and the mode. */
 export type HumanGatedAudit = {
@@ -41,40 +44,6 @@ export function readHumanGatedAudit(options: unknown): HumanGatedAudit {
 
 function dropUndefined(record: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined))
-}
-
-/** One voter's power as recorded and under each mode. */
-export type GatedVoterOutcome = {
-  address: Address
-  /** The voting power the export recorded (taken as the inner power). */
-  recorded: number
-  /** What the human test gave: 1 (Human ID), `passportScore` (a passing Passport only) or 0. */
-  weight: number
-  gate: number
-  quadratic: number
-  /** Null when the configuration has no cap (its mode is not `cap`). */
-  cap: number | null
-}
-
-/** The vote's outcome under one way of counting. */
-export type GatedTally = {
-  /** `recorded`, or a mode. */
-  counting: 'recorded' | HumanGateMode
-  totalPower: number
-  /** Power per choice, in the order of the choices. */
-  choices: { choice: string; power: number }[]
-  /** Index of the leading choice; null on a tie or no votes. */
-  leader: number | null
-}
-
-/** The audit's `human-gated` section. */
-export type GatedOutcome = {
-  mode: HumanGateMode
-  cap: number | null
-  inner: { name: string; network?: string | undefined }[]
-  /** Recorded first, then each mode (cap only when a cap is configured). */
-  tallies: GatedTally[]
-  voters: GatedVoterOutcome[]
 }
 
 /**

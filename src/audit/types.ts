@@ -4,7 +4,7 @@
  */
 import type { Address } from 'viem'
 import type { VerdictSource } from '../verify/verdict.js'
-import type { GatedOutcome } from './gated.js'
+import type { HumanGateMode } from '../verify/human-gate.js'
 import type { VoteChoice } from './votes.js'
 
 /** What can make a voter eligible, in the fallback policy's order. */
@@ -137,4 +137,38 @@ export type AuditResult = {
   digest: string
   /** For a `human-gated` configuration: the recorded power under each mode. */
   gated?: GatedOutcome | undefined
+}
+
+/** One voter's power as recorded and under each mode. */
+export type GatedVoterOutcome = {
+  address: Address
+  /** The voting power the export recorded (taken as the inner power). */
+  recorded: number
+  /** What the human test gave: 1 (Human ID), `passportScore` (a passing Passport only) or 0. */
+  weight: number
+  gate: number
+  quadratic: number
+  /** Null when the configuration has no cap (its mode is not `cap`). */
+  cap: number | null
+}
+
+/** The vote's outcome under one way of counting. */
+export type GatedTally = {
+  /** `recorded`, or a mode. */
+  counting: 'recorded' | HumanGateMode
+  totalPower: number
+  /** Power per choice, in the order of the choices. */
+  choices: { choice: string; power: number }[]
+  /** Index of the leading choice; null on a tie or no votes. */
+  leader: number | null
+}
+
+/** The audit's `human-gated` section. */
+export type GatedOutcome = {
+  mode: HumanGateMode
+  cap: number | null
+  inner: { name: string; network?: string | undefined }[]
+  /** Recorded first, then each mode (cap only when a cap is configured). */
+  tallies: GatedTally[]
+  voters: GatedVoterOutcome[]
 }

@@ -6,11 +6,12 @@
  * world (E4). Everything printed was answered by the server; nothing is precomputed.
  */
 import { privateKeyToAccount } from 'viem/accounts'
-import { createAttestationIndexClient, hasValidCleanHandsAttestation } from '../clients/attestation-index.js'
+import { createAttestationIndexClient } from '../clients/attestation-index.js'
 import { createHumanIdClient } from '../clients/human-id.js'
 import { createPassportClient } from '../clients/passport.js'
 import { createStampCacheClient } from '../clients/stamp-cache.js'
 import { humanIdCredentials, type HumanIdCredential } from '../schemas/human-id.js'
+import { hasValidCleanHandsAttestation } from '../verify/clean-hands.js'
 import { generateWorld } from '../world/generate.js'
 import { summarizeWorld } from '../world/summarize.js'
 import type { DemoStory } from '../world/types.js'

@@ -1,11 +1,16 @@
 /**
  * Client of the attestation index: the Sign Protocol attestations of an address, every page (E8),
  * and the listing of every attestation of a schema by an attester, 100 rows a page (one listing
- * serves many addresses at once). The clean-hands rule that reads them is re-exported from
- * `verify/clean-hands`.
+ * serves many addresses at once). The clean-hands rule that judges them is in `verify/clean-hands`
+ * (a layer above: it is not re-exported here).
  */
-import { InvalidParameterError, PaginationLimitError, ResponseValidationError } from '../errors/index.js'
-import { mapWithConcurrency } from '../http/concurrency.js'
+import { InvalidParameterError, ResponseValidationError } from '../errors/index.js'
+import { isLastPage, listedAttestationId } from '../http/listing.js'
+import {
+  collectAttestationListing,
+  defaultAttestationListingMaxItems,
+  defaultAttestationListingMaxPages,
+} from '../http/listing.js'
 import { createTransport, type Transport, type TransportOptions } from '../http/transport.js'
 import { paginate } from '../http/paginate.js'
 import {
@@ -13,19 +18,21 @@ import {
   attestationPageResponseSchema,
   type AttestationListingRow,
   type AttestationRow,
-  isMalformedAttestationRow,
   type MalformedAttestationRow,
 } from '../schemas/attestation.js'
 import { normalizeAddress } from '../utils/address.js'
 import { parsePositiveInteger } from '../utils/parse.js'
 
-/** The clean-hands rule (interface E, rule 6), from `verify/clean-hands`: judge the rows this client reads. */
+
+/** The paging of a listing (`http/listing`), re-exported beside the actions that use it. */
 export {
-  hasValidCleanHandsAttestation,
-  isValidCleanHandsAttestation,
-  type CleanHandsOptions,
-  type CleanHandsRow,
-} from '../verify/clean-hands.js'
+  collectAttestationListing,
+  defaultAttestationListingMaxItems,
+  defaultAttestationListingMaxPages,
+  type CollectAttestationListingParameters,
+  type CollectAttestationListingReturnType,
+  type ListingPageLike,
+} from '../http/listing.js'
 
 /** The public index (`{attestation_index_url}`). */
 export const defaultAttestationIndexBaseUrl = 'https://mainnet-rpc.sign.global'
@@ -201,20 +208,9 @@ export async function getIndexedAttestations(
  * Whether an index page is the last: an empty page, `page * size >= total`, a short page when no
  * `total` is sent, or any page of an index that sends neither `total` nor `size`.
  */
-function isLastPage({ page, rows, size, total }: { page: number; rows: number; size: number | undefined; total: number | undefined }): boolean {
-  if (rows === 0) return true
-  if (total !== undefined) return page * (size ?? rows) >= total
-  return size === undefined || rows < size
-}
-
 function checkGuard(value: unknown, name: string): number {
   return parsePositiveInteger(value, name)
 }
-
-/** Default guard: most pages one listing follows (100,000 rows at 100 a page). */
-export const defaultAttestationListingMaxPages = 1000
-/** Default guard: most rows one listing collects. */
-export const defaultAttestationListingMaxItems = 100_000
 
 /** Parameters of {@link getAttestationListingPage}: what to list, and which page. */
 export type GetAttestationListingPageParameters = {
@@ -360,116 +356,7 @@ export async function listAttestations(client: AttestationIndexContext, paramete
   })
 }
 
-/** A listing page as {@link collectAttestationListing} reads it. */
-export type ListingPageLike<row> = { items: readonly row[]; size?: number | undefined; total?: number | undefined }
-
-/** Parameters of {@link collectAttestationListing}. */
-export type CollectAttestationListingParameters<row> = {
-  /** Reads page `page` (from 1). */
-  fetchPage(page: number): Promise<ListingPageLike<row>>
-  /** Page 1 when it was already read (it is not read again). */
-  first?: ListingPageLike<row> | undefined
-  /** The listing's address, for error messages. */
-  url: string
-  /** Pages in flight at once, at most. Default 4. */
-  concurrency?: number | undefined
-  /** Default 1,000. */
-  maxPages?: number | undefined
-  /** Default 100,000. */
-  maxItems?: number | undefined
-}
-
-/**
- * Collects a page-numbered listing: page 1 (or `first`), then pages 2 to `ceil(total / size)`
- * several at a time; when a later page reports a larger `total` (attestations made meanwhile),
- * the extra pages too. An index that sends no `total` is read page after page until a short page.
- * Rows are kept once per `attestationId` (an insertion shifts the pages, so a row may be listed
- * twice). Fewer distinct rows than the first page's `total` means rows were lost while the pages
- * shifted: that is an error, never a silently short listing.
- *
- * @throws {PaginationLimitError} when the listing needs more than `maxPages` pages or `maxItems` rows.
- * @throws {ResponseValidationError} for a page without rows, with a bad `size` or `total`, or a
- *   listing that lost rows while it was read.
- * @example
- * import { collectAttestationListing, getAttestationListingPage } from 'personhood'
- * const { rows } = await collectAttestationListing({ fetchPage: (page) => getAttestationListingPage(client, { ...listing, page }), url })
- */
-export async function collectAttestationListing<row>(
-  parameters: CollectAttestationListingParameters<row>,
-): Promise<ListAttestationsReturnType<row>> {
-  const { url, fetchPage } = parameters
-  const maxPages = checkGuard(parameters.maxPages ?? defaultAttestationListingMaxPages, 'maxPages')
-  const maxItems = checkGuard(parameters.maxItems ?? defaultAttestationListingMaxItems, 'maxItems')
-  const concurrency = checkGuard(parameters.concurrency ?? 4, 'concurrency')
-  const invalid = (path: (string | number)[], message: string) => new ResponseValidationError({ method: 'GET', url, issues: [{ path, message }] })
-  const read = async (page: number): Promise<ListingPageLike<row>> => {
-    const answer = await fetchPage(page)
-    if (typeof answer !== 'object' || answer === null || !Array.isArray(answer.items)) throw invalid(['data', 'rows'], `Page ${page} has no rows array.`)
-    for (const [name, value] of [['total', answer.total], ['size', answer.size]] as const) {
-      if (value !== undefined && !(Number.isSafeInteger(value) && value >= 0)) throw invalid(['data', name], `Page ${page}: ${name} is ${String(value)}, not a count.`)
-    }
-    return answer
-  }
-  const first = parameters.first ?? (await read(1))
-  const pages: ListingPageLike<row>[] = [first]
-  let items = first.items.length
-  const add = (page: ListingPageLike<row>) => {
-    items += page.items.length
-    if (items > maxItems) throw new PaginationLimitError({ kind: 'items', limit: maxItems, url })
-    return page
-  }
-  if (items > maxItems) throw new PaginationLimitError({ kind: 'items', limit: maxItems, url })
-  if (first.total === undefined) {
-    // No total: page after page until a short one.
-    let last = first
-    while (!isLastPage({ page: pages.length, rows: last.items.length, size: last.size, total: undefined })) {
-      if (pages.length >= maxPages) throw new PaginationLimitError({ kind: 'pages', limit: maxPages, url })
-      last = add(await read(pages.length + 1))
-      pages.push(last)
-    }
-  } else {
-    const size = first.size ?? first.items.length
-    if (first.total > 0 && size === 0) throw invalid(['data', 'size'], `The listing says total ${first.total} but its first page is empty.`)
-    let total = first.total
-    for (;;) {
-      const needed = size === 0 ? 1 : Math.ceil(total / size)
-      if (needed > maxPages) throw new PaginationLimitError({ kind: 'pages', limit: maxPages, url })
-      if (needed <= pages.length) break
-      const numbers = Array.from({ length: needed - pages.length }, (_, index) => pages.length + index + 1)
-      const more = await mapWithConcurrency(numbers, concurrency, async (page) => add(await read(page)))
-      pages.push(...more)
-      total = Math.max(total, ...more.map((page) => page.total ?? 0))
-    }
-  }
-  const seen = new Set<string>()
-  const rows: row[] = []
-  for (const page of pages) {
-    for (const entry of page.items) {
-      const id = listedAttestationId(entry)
-      if (id !== undefined) {
-        if (seen.has(id)) continue
-        seen.add(id)
-      }
-      rows.push(entry)
-    }
-  }
-  if (first.total !== undefined && rows.length < first.total) {
-    throw invalid(
-      ['data', 'total'],
-      `The listing said ${first.total} attestations but ${pages.length} page(s) held ${rows.length} distinct ones: it changed while it was read. Read it again.`,
-    )
-  }
-  return { rows, total: first.total, pages: pages.length }
-}
-
 const attestationListingPath = '/api/index/attestations'
-
-/** A listed row's attestation id in lower case (a malformed row's, when it has one as a string). */
-function listedAttestationId(entry: unknown): string | undefined {
-  const row = isMalformedAttestationRow(entry) ? entry.row : entry
-  const id = typeof row === 'object' && row !== null ? (row as { attestationId?: unknown }).attestationId : undefined
-  return typeof id === 'string' ? id.toLowerCase() : undefined
-}
 
 function listingQuery(parameters: GetAttestationListingPageParameters | ListAttestationsParameters): Record<string, string> {
   const schemaId = parameters.schemaId

@@ -1,8 +1,10 @@
 /**
  * An in-process EVM: an EDR provider (`@nomicfoundation/edr`, the EVM of hardhat) created directly
  * with a minimal configuration, without hardhat's config resolution and provider wrappers. EDR is
- * loaded when the first provider is created, never when this module is imported: only the commands
- * that start a chain pay for it.
+ * imported (dynamically) when the first provider is created, never when this module is imported:
+ * only the commands that start a chain pay for it. It is an optional peer dependency (about 209 MB
+ * with its native builds), so a library install does not download it; when it is missing, creating
+ * a provider throws an `EvmNotInstalledError` naming the command that installs it.
  *
  * What EDR costs, and what can be turned off: nothing in its configuration turns off its per-step
  * trace. Every call runs under an observer whose trace collector records every EVM step (about
@@ -10,10 +12,10 @@
  * gas reports on top, and the logger and the contract decoder (Solidity stack traces) only act on
  * failures and console.log. This provider leaves all of those out.
  */
-import { createRequire } from 'node:module'
 import type * as Edr from '@nomicfoundation/edr'
 import { hexToBytes, type Address, type Hex } from 'viem'
 import type { Eip1193ProviderLike } from '../chain/provider.js'
+import { EvmNotInstalledError } from '../errors/index.js'
 
 /** An error answered by the node, shaped as EIP-1193 says (`code`, `message`, `data`), which viem maps. */
 export class ProviderRpcError extends Error {
@@ -45,14 +47,43 @@ export type CreateEdrProviderParameters = {
   autoMine?: boolean
 }
 
-const require = createRequire(import.meta.url)
+/** The package of the EVM, an optional peer dependency: a library install does not download it. */
+export const edrPackage = '@nomicfoundation/edr'
+/** The version this package is built and tested against (package.json's peer and dev dependency). */
+export const edrVersion = '0.12.0-next.23'
 
-let edrModule: typeof Edr | undefined
+let edrModule: Promise<typeof Edr> | undefined
 let edrContext: Promise<Edr.EdrContext> | undefined
 
+/**
+ * Imports the EVM package. A missing package (or a missing native build of it for this platform)
+ * is an {@link EvmNotInstalledError} that names the package and the command that installs it.
+ *
+ * @param specifier - The module to import; tests name one that is not installed.
+ * @throws {EvmNotInstalledError} when the package cannot be found.
+ */
+export async function importEdr(specifier: string = edrPackage): Promise<typeof Edr> {
+  try {
+    const loaded = (await import(specifier)) as typeof Edr & { default?: typeof Edr }
+    // EDR is CommonJS: its exports are on `default`, and named where Node's analysis found them.
+    return (loaded.default ?? loaded) as typeof Edr
+  } catch (error) {
+    const code = (error as { code?: unknown } | null)?.code
+    if ((code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') && error instanceof Error && error.message.includes(specifier)) {
+      throw new EvmNotInstalledError({ packageName: edrPackage, packageVersion: edrVersion, cause: error })
+    }
+    throw error
+  }
+}
+
 /** Loads EDR (once) and its one context per process: every provider of the process is created from it. */
-function loadEdr(): { edr: typeof Edr; context: Promise<Edr.EdrContext> } {
-  const edr = (edrModule ??= require('@nomicfoundation/edr') as typeof Edr)
+async function loadEdr(): Promise<{ edr: typeof Edr; context: Promise<Edr.EdrContext> }> {
+  const loading = (edrModule ??= importEdr())
+  // A failed import is not kept: installing the package and trying again in the same process works.
+  const edr = await loading.catch((error: unknown) => {
+    if (edrModule === loading) edrModule = undefined
+    throw error
+  })
   edrContext ??= (async () => {
     const context = new edr.EdrContext()
     await context.registerProviderFactory(edr.L1_CHAIN_TYPE, edr.l1ProviderFactory())
@@ -71,7 +102,7 @@ function loadEdr(): { edr: typeof Edr; context: Promise<Edr.EdrContext> } {
  * await provider.request({ method: 'eth_blockNumber' }) // '0x0'
  */
 export async function createEdrProvider(parameters: CreateEdrProviderParameters): Promise<Eip1193ProviderLike> {
-  const { edr, context: contextPromise } = loadEdr()
+  const { edr, context: contextPromise } = await loadEdr()
   const context = await contextPromise
   const chainId = BigInt(parameters.chainId)
   const genesisState = edr.l1GenesisState(edr.l1HardforkFromString(edr.CANCUN))

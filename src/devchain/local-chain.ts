@@ -6,7 +6,7 @@
 import { createPublicClient, custom, defineChain, numberToHex, type Address, type Chain, type Hex, type PublicClient } from 'viem'
 import type { NetworkConstants, NetworkContracts, NetworkName } from '../chain/constants.js'
 import type { Eip1193ProviderLike } from '../chain/provider.js'
-import { InvalidParameterError, LocalChainError } from '../errors/index.js'
+import { EvmNotInstalledError, InvalidParameterError, LocalChainError } from '../errors/index.js'
 import { blockToTime, timeToBlock } from '../world/chain-time.js'
 import { localChainArtifacts } from './artifacts.js'
 import { createEdrProvider, ProviderRpcError } from './edr.js'
@@ -101,6 +101,7 @@ const readMethods = new Set([
  * reach it.
  *
  * @throws {InvalidParameterError} when the world cannot be written to a chain (see `planLocalChain`).
+ * @throws {EvmNotInstalledError} when the EVM package (`@nomicfoundation/edr`, an optional peer dependency) is not installed.
  * @throws {LocalChainError} when EDR cannot be loaded or the JSON-RPC port cannot be bound.
  * @example
  * import { startLocalChain } from 'personhood/devchain'
@@ -133,6 +134,7 @@ export async function startLocalChain(parameters: StartLocalChainParameters): Pr
   try {
     edr = await createEdrProvider({ chainId: network.chainId, genesisTime: base.genesisTime, autoMine: false })
   } catch (error) {
+    if (error instanceof EvmNotInstalledError) throw error
     throw new LocalChainError({
       shortMessage: 'The local chain could not start: the EVM (@nomicfoundation/edr) did not load.',
       cause: error,

@@ -62,9 +62,38 @@ export class UnsupportedNetworkError extends BaseError {
  * not load, or the JSON-RPC port could not be bound.
  */
 export class LocalChainError extends BaseError {
-  override name = 'LocalChainError' as const
-  constructor(parameters: BaseErrorParameters & { shortMessage: string }) {
-    super(parameters.shortMessage, { ...parameters, code: 'LOCAL_CHAIN_FAILED' })
+  override name: string = 'LocalChainError'
+  constructor(parameters: BaseErrorParameters & { shortMessage: string }, code = 'LOCAL_CHAIN_FAILED') {
+    super(parameters.shortMessage, { ...parameters, code })
+  }
+}
+
+/**
+ * The local chain's EVM (`@nomicfoundation/edr`, about 209 MB with its native builds) is not
+ * installed. It is an optional peer dependency: `npm install personhood` does not download it, and
+ * only the local chain (`serve --chain`, `demo`, `personhood/devchain`) needs it. `installCommand`
+ * is the one command that adds it to a project.
+ */
+export class EvmNotInstalledError extends LocalChainError {
+  override name = 'EvmNotInstalledError' as const
+  readonly packageName: string
+  readonly packageVersion: string
+  readonly installCommand: string
+  constructor(parameters: BaseErrorParameters & { packageName: string; packageVersion: string }) {
+    const installCommand = `npm install ${parameters.packageName}@${parameters.packageVersion}`
+    super(
+      {
+        ...parameters,
+        shortMessage: `The local chain needs its EVM, the package ${parameters.packageName}, which is not installed.`,
+        details:
+          parameters.details ??
+          `It is an optional peer dependency (about 209 MB), so installing personhood does not download it. In your project run: ${installCommand}. With npx, run the command with both packages: npx -p personhood -p ${parameters.packageName}@${parameters.packageVersion} personhood demo`,
+      },
+      'EVM_NOT_INSTALLED',
+    )
+    this.packageName = parameters.packageName
+    this.packageVersion = parameters.packageVersion
+    this.installCommand = installCommand
   }
 }
 

@@ -17,7 +17,7 @@ export {
 } from './http.js'
 export { InvalidAddressError, InvalidParameterError, InvalidStateError, PaginationLimitError, UsageError } from './input.js'
 export { ScoreTimeoutError, ScoringError } from './scoring.js'
-export { BlockInFutureError, BlockNotAvailableError, ChainMismatchError, ChainReadError, LocalChainError, UnsupportedNetworkError } from './chain.js'
+export { BlockInFutureError, BlockNotAvailableError, ChainMismatchError, ChainReadError, EvmNotInstalledError, LocalChainError, UnsupportedNetworkError } from './chain.js'
 export { AuditIncompleteError, ConfigFileError, ProposalNotFoundError, SnapshotHubError, VotesFileError } from './audit.js'
 export {
   PassportHistoryDeniedError,

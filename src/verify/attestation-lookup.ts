@@ -5,7 +5,7 @@
  * Either way the rows only name candidates; the verifier confirms each one on-chain at the block.
  */
 import type { Address } from 'viem'
-import { collectAttestationListing, type ListingPageLike } from '../clients/attestation-index.js'
+import { collectAttestationListing, type ListingPageLike } from '../http/listing.js'
 import { InvalidParameterError } from '../errors/index.js'
 import { isMalformedAttestationRow, type MalformedAttestationRow } from '../schemas/attestation.js'
 import { runBounded } from '../chain/multicall.js'

@@ -6,7 +6,6 @@ import {
   type AttestationIndexClient,
   type CreateAttestationIndexClientParameters,
 } from '../../src/clients/index.js'
-import * as attestationIndex from '../../src/clients/attestation-index.js'
 import { InvalidAddressError, InvalidParameterError, PaginationLimitError, ResponseValidationError } from '../../src/errors/index.js'
 import type { TransportOptions } from '../../src/http/index.js'
 import * as cleanHands from '../../src/verify/clean-hands.js'
@@ -313,11 +312,6 @@ describe('getAttestations paging', () => {
 })
 
 describe('clean-hands rule on the index rows', () => {
-  test('the predicates are re-exported, not reimplemented', () => {
-    expect(attestationIndex.isValidCleanHandsAttestation).toBe(cleanHands.isValidCleanHandsAttestation)
-    expect(attestationIndex.hasValidCleanHandsAttestation).toBe(cleanHands.hasValidCleanHandsAttestation)
-  })
-
   test('fetched rows feed the rule: a revoked or "0"-valid row does not count, a valid one does', async () => {
     const now = new Date('2025-06-01T00:00:00Z')
     nock(host)
@@ -325,15 +319,15 @@ describe('clean-hands rule on the index rows', () => {
       .query({ page: '1' })
       .reply(200, { data: { page: 1, size: 10, total: 2, rows: [row(1, { revoked: true }), row(2, { validUntil: '0' })] } })
     const invalidRows = await client().getAttestations({ address })
-    expect(attestationIndex.hasValidCleanHandsAttestation(invalidRows, { now })).toBe(false)
+    expect(cleanHands.hasValidCleanHandsAttestation(invalidRows, { now })).toBe(false)
 
     nock(host)
       .get(path)
       .query({ page: '1' })
       .reply(200, { data: { page: 1, size: 10, total: 2, rows: [row(1, { revoked: true }), row(2, { attester: attester.toLowerCase() })] } })
     const rows = await getIndexedAttestations(client(), { address })
-    expect(attestationIndex.isValidCleanHandsAttestation(rows[1] as (typeof rows)[number], { now })).toBe(true)
-    expect(attestationIndex.hasValidCleanHandsAttestation(rows, { now })).toBe(true)
+    expect(cleanHands.isValidCleanHandsAttestation(rows[1] as (typeof rows)[number], { now })).toBe(true)
+    expect(cleanHands.hasValidCleanHandsAttestation(rows, { now })).toBe(true)
   })
 
   test('an address whose pages shift while read (a row repeated, another dropped): an error naming the index, not a missing attestation', async () => {

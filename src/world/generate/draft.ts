@@ -9,7 +9,7 @@ import { verificationLifetimeSeconds } from '../constants.js'
 import { createRandom, type Random } from '../random.js'
 import type { AttestationRow, DemoAccount, DemoStory, ScoreEvent, StampIssuer, SybilCluster, Verification, Wallet } from '../types.js'
 import type { worldMix } from './mix.js'
-import { stampIssuer } from './services.js'
+import { stampIssuer } from './stamp-issuer.js'
 
 /** A persona of a generated wallet outside the sybil clusters (see `worldMix.personas`). */
 export type Persona = keyof typeof worldMix.personas

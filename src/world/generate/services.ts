@@ -1,9 +1,8 @@
 /** The services' records of the world: the stamp catalogue, the scorers, the API keys and the stamp issuers. */
 import { keccak256, toBytes } from 'viem'
-import { stampIssuerDid } from '../../verify/stamp-credential.js'
 import { alternateWeights, catalogue, defaultWeights } from '../catalogue.js'
 import { defaultThreshold } from '../constants.js'
-import type { ApiKey, Scorer, StampIssuer, StampProvider } from '../types.js'
+import type { ApiKey, Scorer, StampProvider } from '../types.js'
 import type { Draft } from './draft.js'
 
 /** The stamp providers of the catalogue, as A4 lists them. */
@@ -43,10 +42,4 @@ export function apiKeys(d: Draft): ApiKey[] {
     { key: key('analytics'), name: 'analytics', tier: 3, historyAllowlisted: true },
     { key: key('indexer'), name: 'indexer', tier: 4, historyAllowlisted: true },
   ]
-}
-
-/** A stamp issuer whose key is derived from the seed and its name. */
-export function stampIssuer(seed: string, name: string, trusted: boolean): StampIssuer {
-  const privateKey = keccak256(toBytes(`${seed}:stamp-issuer:${name}`))
-  return { did: stampIssuerDid(privateKey), trusted, privateKey }
 }

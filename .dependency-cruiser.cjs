@@ -1,0 +1,107 @@
+/**
+ * The layering of src/, checked by dependency-cruiser in `npm test` (`npm run lint:layers`).
+ *
+ * Each folder of src/ may import itself and the folders listed for it below, nothing else; type-only
+ * imports count as imports. The order, lowest first (STYLE.md: data flows one way):
+ *
+ *   errors, utils, version.ts, verify/rules.ts   (verify/rules.ts imports nothing: it is copied into
+ *                                                 the score-api folders, so any layer may use it)
+ *   -> schemas -> http -> clients | chain -> verify -> strategy -> world
+ *   -> audit | server | strategy-server | devchain -> cli
+ *   entry points on top: src/index.ts (personhood) and src/strategies (personhood/strategies); each
+ *   folder's index.ts is the entry point of that folder (personhood/server, /world, /cli, /devchain,
+ *   /strategy-server) and follows its folder's rule.
+ *
+ * `world` (the demo world) sits under the server and the local chain, which are seeded from it. Two
+ * folders on one line (clients | chain, audit | server | ...) do not import each other.
+ *
+ * And no import cycle anywhere in src/ (type-only cycles included). Exceptions are named in
+ * `exceptions` below, each with its reason; there are none today.
+ */
+
+/** What each folder of src/ may import, besides itself, src/version.ts and src/verify/rules.ts. */
+const allowed = {
+  errors: [],
+  utils: ['errors'],
+  schemas: ['errors', 'utils'],
+  http: ['errors', 'utils', 'schemas'],
+  clients: ['errors', 'utils', 'schemas', 'http'],
+  chain: ['errors', 'utils', 'schemas', 'http'],
+  verify: ['errors', 'utils', 'schemas', 'http', 'clients', 'chain'],
+  strategy: ['errors', 'utils', 'schemas', 'http', 'clients', 'chain', 'verify'],
+  world: ['errors', 'utils', 'schemas', 'http', 'clients', 'chain', 'verify', 'strategy'],
+  audit: ['errors', 'utils', 'schemas', 'http', 'clients', 'chain', 'verify', 'strategy'],
+  server: ['errors', 'utils', 'schemas', 'http', 'clients', 'chain', 'verify', 'strategy', 'world'],
+  'strategy-server': ['errors', 'utils', 'schemas', 'http', 'clients', 'chain', 'verify', 'strategy'],
+  devchain: ['errors', 'utils', 'schemas', 'http', 'clients', 'chain', 'verify', 'strategy', 'world'],
+  cli: ['errors', 'utils', 'schemas', 'http', 'clients', 'chain', 'verify', 'strategy', 'world', 'audit', 'server', 'strategy-server', 'devchain'],
+  strategies: ['strategy'],
+}
+/** What src/index.ts (the `personhood` entry point) may import: the library, no server, world or CLI. */
+const rootEntryAllowed = ['errors', 'utils', 'schemas', 'http', 'clients', 'chain', 'verify', 'strategy']
+
+/**
+ * Named exceptions: `{ name, from, to, reason }` with `from` and `to` path patterns. Each one is
+ * allowed by the layer rules and listed here so a reviewer sees it. None today.
+ */
+const exceptions = []
+
+const anyOf = (folders) => `^src/(${folders.join('|')})/`
+const exceptionPaths = exceptions.map((exception) => exception.from)
+const everywhere = ['^src/version\\.ts$', '^src/verify/rules\\.ts$']
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'An import cycle: modules of a cycle cannot be read, tested or moved one at a time.',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'rules-module-imports-nothing',
+      severity: 'error',
+      comment: 'src/verify/rules.ts is copied verbatim into the score-api folders: it imports nothing.',
+      from: { path: '^src/verify/rules\\.ts$' },
+      to: {},
+    },
+    ...Object.entries(allowed).map(([folder, folders]) => ({
+      name: `layer-${folder}`,
+      severity: 'error',
+      comment: `src/${folder}/ may import only ${folders.length ? folders.join(', ') : 'nothing below it'} (and itself, version.ts, verify/rules.ts): see .dependency-cruiser.cjs.`,
+      from: { path: `^src/${folder}/`, pathNot: exceptionPaths.length ? exceptionPaths : undefined },
+      to: { path: '^src/', pathNot: [`^src/${folder}/`, ...(folders.length ? [anyOf(folders)] : []), ...everywhere] },
+    })),
+    {
+      name: 'layer-root-entry',
+      severity: 'error',
+      comment: `src/index.ts (personhood) may import only ${rootEntryAllowed.join(', ')}: no server, demo world or CLI in the library.`,
+      from: { path: '^src/index\\.ts$' },
+      to: { path: '^src/', pathNot: [anyOf(rootEntryAllowed), ...everywhere] },
+    },
+    {
+      name: 'layer-version',
+      severity: 'error',
+      comment: 'src/version.ts is at the bottom: it imports nothing from src/.',
+      from: { path: '^src/version\\.ts$' },
+      to: { path: '^src/' },
+    },
+    {
+      name: 'not-in-a-layer',
+      severity: 'error',
+      comment: 'A folder of src/ that has no place in the layers: add it to `allowed` in .dependency-cruiser.cjs.',
+      from: { path: '^src/', pathNot: [`^src/(${Object.keys(allowed).join('|')})/`, '^src/index\\.ts$', '^src/version\\.ts$'] },
+      to: { path: '^src/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    // Tests beside their code are not part of the layers.
+    exclude: { path: '\\.test\\.ts$' },
+    includeOnly: '^src/',
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], extensions: ['.ts', '.js'] },
+  },
+}

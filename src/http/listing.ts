@@ -1,0 +1,141 @@
+/**
+ * The paging of a page-numbered listing (the attestation index's listing by schema and attester):
+ * read page 1, then the rest several at a time, each row once. Transport-level: it takes a
+ * `fetchPage` function and knows nothing of a client; `clients/attestation-index` reads the index
+ * with it, and `verify/attestation-lookup` reads a listing it is handed.
+ */
+import { PaginationLimitError, ResponseValidationError } from '../errors/index.js'
+import { isMalformedAttestationRow } from '../schemas/attestation.js'
+import { parsePositiveInteger } from '../utils/parse.js'
+import { mapWithConcurrency } from './concurrency.js'
+
+/** Default guard: most pages one listing follows (100,000 rows at 100 a page). */
+export const defaultAttestationListingMaxPages = 1000
+/** Default guard: most rows one listing collects. */
+export const defaultAttestationListingMaxItems = 100_000
+
+/** What {@link collectAttestationListing} returns. */
+export type CollectAttestationListingReturnType<row> = {
+  /** Every row listed, each once (by `attestationId`), in the listing's order. */
+  rows: row[]
+  /** The first page's `total`; undefined when the listing sends none. */
+  total: number | undefined
+  /** Pages read, the first one included (also when it was handed in as `first`). */
+  pages: number
+}
+
+/** A listing page as {@link collectAttestationListing} reads it. */
+export type ListingPageLike<row> = { items: readonly row[]; size?: number | undefined; total?: number | undefined }
+
+/** Parameters of {@link collectAttestationListing}. */
+export type CollectAttestationListingParameters<row> = {
+  /** Reads page `page` (from 1). */
+  fetchPage(page: number): Promise<ListingPageLike<row>>
+  /** Page 1 when it was already read (it is not read again). */
+  first?: ListingPageLike<row> | undefined
+  /** The listing's address, for error messages. */
+  url: string
+  /** Pages in flight at once, at most. Default 4. */
+  concurrency?: number | undefined
+  /** Default 1,000. */
+  maxPages?: number | undefined
+  /** Default 100,000. */
+  maxItems?: number | undefined
+}
+
+/**
+ * Collects a page-numbered listing: page 1 (or `first`), then pages 2 to `ceil(total / size)`
+ * several at a time; when a later page reports a larger `total` (attestations made meanwhile),
+ * the extra pages too. An index that sends no `total` is read page after page until a short page.
+ * Rows are kept once per `attestationId` (an insertion shifts the pages, so a row may be listed
+ * twice). Fewer distinct rows than the first page's `total` means rows were lost while the pages
+ * shifted: that is an error, never a silently short listing.
+ *
+ * @throws {PaginationLimitError} when the listing needs more than `maxPages` pages or `maxItems` rows.
+ * @throws {ResponseValidationError} for a page without rows, with a bad `size` or `total`, or a
+ *   listing that lost rows while it was read.
+ * @example
+ * import { collectAttestationListing, getAttestationListingPage } from 'personhood'
+ * const { rows } = await collectAttestationListing({ fetchPage: (page) => getAttestationListingPage(client, { ...listing, page }), url })
+ */
+export async function collectAttestationListing<row>(
+  parameters: CollectAttestationListingParameters<row>,
+): Promise<CollectAttestationListingReturnType<row>> {
+  const { url, fetchPage } = parameters
+  const maxPages = parsePositiveInteger(parameters.maxPages ?? defaultAttestationListingMaxPages, 'maxPages')
+  const maxItems = parsePositiveInteger(parameters.maxItems ?? defaultAttestationListingMaxItems, 'maxItems')
+  const concurrency = parsePositiveInteger(parameters.concurrency ?? 4, 'concurrency')
+  const invalid = (path: (string | number)[], message: string) => new ResponseValidationError({ method: 'GET', url, issues: [{ path, message }] })
+  const read = async (page: number): Promise<ListingPageLike<row>> => {
+    const answer = await fetchPage(page)
+    if (typeof answer !== 'object' || answer === null || !Array.isArray(answer.items)) throw invalid(['data', 'rows'], `Page ${page} has no rows array.`)
+    for (const [name, value] of [['total', answer.total], ['size', answer.size]] as const) {
+      if (value !== undefined && !(Number.isSafeInteger(value) && value >= 0)) throw invalid(['data', name], `Page ${page}: ${name} is ${String(value)}, not a count.`)
+    }
+    return answer
+  }
+  const first = parameters.first ?? (await read(1))
+  const pages: ListingPageLike<row>[] = [first]
+  let items = first.items.length
+  const add = (page: ListingPageLike<row>) => {
+    items += page.items.length
+    if (items > maxItems) throw new PaginationLimitError({ kind: 'items', limit: maxItems, url })
+    return page
+  }
+  if (items > maxItems) throw new PaginationLimitError({ kind: 'items', limit: maxItems, url })
+  if (first.total === undefined) {
+    // No total: page after page until a short one.
+    let last = first
+    while (!isLastPage({ page: pages.length, rows: last.items.length, size: last.size, total: undefined })) {
+      if (pages.length >= maxPages) throw new PaginationLimitError({ kind: 'pages', limit: maxPages, url })
+      last = add(await read(pages.length + 1))
+      pages.push(last)
+    }
+  } else {
+    const size = first.size ?? first.items.length
+    if (first.total > 0 && size === 0) throw invalid(['data', 'size'], `The listing says total ${first.total} but its first page is empty.`)
+    let total = first.total
+    for (;;) {
+      const needed = size === 0 ? 1 : Math.ceil(total / size)
+      if (needed > maxPages) throw new PaginationLimitError({ kind: 'pages', limit: maxPages, url })
+      if (needed <= pages.length) break
+      const numbers = Array.from({ length: needed - pages.length }, (_, index) => pages.length + index + 1)
+      const more = await mapWithConcurrency(numbers, concurrency, async (page) => add(await read(page)))
+      pages.push(...more)
+      total = Math.max(total, ...more.map((page) => page.total ?? 0))
+    }
+  }
+  const seen = new Set<string>()
+  const rows: row[] = []
+  for (const page of pages) {
+    for (const entry of page.items) {
+      const id = listedAttestationId(entry)
+      if (id !== undefined) {
+        if (seen.has(id)) continue
+        seen.add(id)
+      }
+      rows.push(entry)
+    }
+  }
+  if (first.total !== undefined && rows.length < first.total) {
+    throw invalid(
+      ['data', 'total'],
+      `The listing said ${first.total} attestations but ${pages.length} page(s) held ${rows.length} distinct ones: it changed while it was read. Read it again.`,
+    )
+  }
+  return { rows, total: first.total, pages: pages.length }
+}
+
+/** Whether a page is the last one: empty, past `total`, or (without a total) shorter than `size`. */
+export function isLastPage({ page, rows, size, total }: { page: number; rows: number; size: number | undefined; total: number | undefined }): boolean {
+  if (rows === 0) return true
+  if (total !== undefined) return page * (size ?? rows) >= total
+  return size === undefined || rows < size
+}
+
+/** A listed row's attestation id in lower case (a malformed row's, when it has one as a string). */
+export function listedAttestationId(entry: unknown): string | undefined {
+  const row = isMalformedAttestationRow(entry) ? entry.row : entry
+  const id = typeof row === 'object' && row !== null ? (row as { attestationId?: unknown }).attestationId : undefined
+  return typeof id === 'string' ? id.toLowerCase() : undefined
+}
