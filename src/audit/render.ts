@@ -144,29 +144,41 @@ export const auditCsvColumns = [
   'linked_addresses',
 ] as const
 
+function csvRow(voter: AuditVoter): string[] {
+  const reasonOf = (credential: string) => voter.verdicts.find((verdict) => verdict.credential === credential)?.reason ?? ''
+  return [
+    voter.address,
+    typeof voter.choice === 'number' ? String(voter.choice) : JSON.stringify(voter.choice),
+    String(voter.votingPower),
+    voter.eligible ? 'true' : 'false',
+    voter.method ?? '',
+    String(voter.score),
+    voter.passport?.score === null || voter.passport === undefined ? '' : String(voter.passport.score),
+    voter.passport ? String(voter.passport.passing) : '',
+    voter.passport?.origin ?? '',
+    reasonOf('gov-id'),
+    reasonOf('phone'),
+    reasonOf('biometrics'),
+    reasonOf('clean-hands'),
+    voter.linked.flatMap((signal) => (signal.otherAddress ? [signal.otherAddress] : [])).join(' '),
+  ]
+}
+
+/**
+ * `audit.csv` in chunks of 1,000 rows (the header first): one row per voter; a credential column
+ * holds `valid` or the reason it is not. A cell starting with = + - @ (a formula in a spreadsheet)
+ * is escaped, whatever it holds.
+ */
+export function* auditCsvChunks(result: AuditResult): Generator<string> {
+  yield stringifyCsv([], { header: true, columns: [...auditCsvColumns] })
+  for (let start = 0; start < result.voters.length; start += 1000) {
+    yield stringifyCsv(result.voters.slice(start, start + 1000).map(csvRow), { escape_formulas: true })
+  }
+}
+
 /** One CSV row per voter; a credential column holds `valid` or the reason it is not. */
 export function renderAuditCsv(result: AuditResult): string {
-  const reasonOf = (voter: AuditVoter, credential: string) => voter.verdicts.find((verdict) => verdict.credential === credential)?.reason ?? ''
-  return stringifyCsv(
-    result.voters.map((voter) => [
-      voter.address,
-      typeof voter.choice === 'number' ? String(voter.choice) : JSON.stringify(voter.choice),
-      String(voter.votingPower),
-      voter.eligible ? 'true' : 'false',
-      voter.method ?? '',
-      String(voter.score),
-      voter.passport?.score === null || voter.passport === undefined ? '' : String(voter.passport.score),
-      voter.passport ? String(voter.passport.passing) : '',
-      voter.passport?.origin ?? '',
-      reasonOf(voter, 'gov-id'),
-      reasonOf(voter, 'phone'),
-      reasonOf(voter, 'biometrics'),
-      reasonOf(voter, 'clean-hands'),
-      voter.linked.flatMap((signal) => (signal.otherAddress ? [signal.otherAddress] : [])).join(' '),
-    ]),
-    // A cell starting with = + - @ (a formula in a spreadsheet) is escaped, whatever it holds.
-    { header: true, columns: [...auditCsvColumns], escape_formulas: true },
-  )
+  return [...auditCsvChunks(result)].join('')
 }
 
 /** The summary as plain-text tables for a terminal. */
