@@ -106,7 +106,11 @@ function withoutIncidental(value: unknown): unknown {
  */
 export function auditDigest(run: AuditRun, voters: readonly AuditVoter[]): string {
   const { packageVersion: _version, votesSource: _source, ...asked } = run
-  return createHash('sha256').update(canonicalJson({ asked, voters: withoutIncidental(voters) })).digest('hex')
+  // The hash of canonicalJson({ asked, voters }), fed voter by voter ("asked" sorts before
+  // "voters"): the same digest without the whole text as one string.
+  const hash = createHash('sha256').update(`{"asked":${canonicalJson(asked)},"voters":[`)
+  voters.forEach((voter, index) => hash.update(`${index ? ',' : ''}${canonicalJson(withoutIncidental(voter))}`))
+  return hash.update(']}').digest('hex')
 }
 
 /** The files {@link writeAuditOutputs} writes. */

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -48,6 +49,13 @@ describe('runAudit', () => {
     flipped.set(at(3).toLowerCase(), { ...judgments.get(at(3).toLowerCase())!, eligible: true, method: 'passport' })
     expect((await runAudit({ votes, run, judge: async () => flipped })).digest).not.toBe(first.digest)
     expect((await runAudit({ votes, run: { ...run, snapshot: '101' }, judge })).digest).not.toBe(first.digest)
+  })
+
+  test('the digest, hashed voter by voter, is the SHA-256 of the canonical JSON of what was asked and found', async () => {
+    const result = await runAudit({ votes, run, judge })
+    const { packageVersion: _version, votesSource: _source, ...asked } = run
+    const whole = stringifyJson({ asked, voters: result.voters }, { sortKeys: true })
+    expect(result.digest).toBe(createHash('sha256').update(whole).digest('hex'))
   })
 
   test('a voter the judge left out fails the audit instead of counting as unverified', async () => {
