@@ -5,8 +5,9 @@
  * table sorts, filters, searches and pages. A full-page screenshot of each width is kept under
  * `test-artifacts/report/` (git-ignored) as the test's artifact.
  *
- * Chromium is found through PERSONHOOD_CHROMIUM or on the PATH (chromium, chromium-browser,
- * google-chrome). Without one the suite is skipped with a reason; `apt-get install chromium` enables it.
+ * Chromium is found through PERSONHOOD_CHROMIUM, on the PATH (chromium, chromium-browser,
+ * google-chrome), or in the dev dependency @sparticuz/chromium; without any the suite is skipped
+ * with the reason.
  */
 import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
@@ -23,20 +24,42 @@ import { summarizeAudit } from '../../src/audit/summary.js'
 import type { AuditResult, AuditVoter } from '../../src/audit/types.js'
 import { sampleAudit, sampleVoter } from './fixtures.js'
 
-function findChromium(): string | undefined {
-  if (process.env.PERSONHOOD_CHROMIUM) return process.env.PERSONHOOD_CHROMIUM
+/**
+ * Chromium: PERSONHOOD_CHROMIUM, else one on the PATH, else the build the dev dependency
+ * @sparticuz/chromium carries in its tarball (brotli-compressed, unpacked to the temp folder on
+ * first use; no download), so the test also runs where no browser is installed (CI).
+ */
+async function findChromium(): Promise<{ path: string; reason?: undefined } | { path?: undefined; reason: string }> {
+  if (process.env.PERSONHOOD_CHROMIUM) return { path: process.env.PERSONHOOD_CHROMIUM }
   for (const name of ['chromium', 'chromium-browser', 'google-chrome']) {
     try {
-      return execFileSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).trim() || undefined
+      const path = execFileSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).trim()
+      if (path) return { path }
     } catch {
       // not on the PATH; try the next name
     }
   }
-  return undefined
+  try {
+    const { default: bundled } = await import('@sparticuz/chromium')
+    // It unpacks into os.tmpdir(): there a cache folder kept between runs, not the suite's temp folder.
+    const cache = join(process.cwd(), 'node_modules', '.cache', 'personhood-chromium')
+    mkdirSync(cache, { recursive: true })
+    const saved = process.env.TMPDIR
+    process.env.TMPDIR = cache
+    try {
+      return { path: await bundled.executablePath() }
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR
+      else process.env.TMPDIR = saved
+    }
+  } catch (error) {
+    return { reason: `no Chromium found (PERSONHOOD_CHROMIUM, the PATH, @sparticuz/chromium: ${(error as Error).message})` }
+  }
 }
 
-const chromium = findChromium()
-if (!chromium) console.warn('Skipping the headless-browser check of the report: no Chromium found (apt-get install chromium, or set PERSONHOOD_CHROMIUM).')
+const found = await findChromium()
+const chromium = found.path
+if (!chromium) console.warn(`Skipping the headless-browser check of the report: ${found.reason}`)
 
 const artifacts = join(process.cwd(), 'test-artifacts', 'report')
 
