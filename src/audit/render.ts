@@ -7,6 +7,7 @@ import { methodLabel } from './charts.js'
 import { renderGatedOutcomeLines, renderGatedOutcomeMarkdown } from './gated.js'
 export { renderAuditHtml } from './html.js'
 import { escapeMarkdown, sanitizeTerminal } from '../utils/sanitize.js'
+import type { Colours } from '../cli/colour.js'
 import type { AuditResult, AuditSummary, AuditVoter } from './types.js'
 
 function formatPower(value: number): string {
@@ -182,7 +183,7 @@ export function renderAuditCsv(result: AuditResult): string {
 }
 
 /** The summary as plain-text tables for a terminal. */
-export function renderAuditSummaryTable(result: AuditResult): string {
+export function renderAuditSummaryTable(result: AuditResult, options: { colours?: Pick<Colours, 'good' | 'bad' | 'warn'> | undefined } = {}): string {
   const { summary } = result
   const table = (head: string[], rows: string[][]) => {
     const widths = head.map((cell, index) => Math.max(cell.length, ...rows.map((row) => row[index]!.length)))
@@ -191,8 +192,13 @@ export function renderAuditSummaryTable(result: AuditResult): string {
   }
   // Choice labels come from the proposal: no escape sequence of theirs reaches the terminal.
   const shown = (text: string) => sanitizeTerminal(text, { multiline: false })
+  // Colour after sanitizing (the escapes are ours): the outcome line says whether it flips.
+  const colours = options.colours
+  const lines = headline(result, shown).map((line) =>
+    !colours ? line : line.startsWith('Counting only verified humans changes') ? colours.warn(line) : line.startsWith('Counting only verified humans does not') ? colours.good(line) : line,
+  )
   return [
-    ...headline(result, shown),
+    ...lines,
     '',
     table(['Verified by', 'Voters', 'Share', 'Voting power', 'Share'], methodRows(summary)),
     '',

@@ -8,6 +8,7 @@ import { redact, urlSecrets } from '../utils/redact.js'
 import { sanitizeTerminal } from '../utils/sanitize.js'
 import { tryParseInteger } from '../utils/parse.js'
 import { version } from '../version.js'
+import { createColours } from './colour.js'
 import { exitCodeFor, exitCodes } from './exit-codes.js'
 import type { AuditCommandOptions } from './audit.js'
 import type { ScoreCommandOptions } from './score.js'
@@ -171,10 +172,13 @@ export function createProgram(): Command {
     .option('--max-wait <duration>', 'longest wait for rate budget (90s, 15m, 1h); past it the command fails (exit 4) instead of waiting', duration)
     .option('--json', 'print JSON')
     .action(async (address: string, raw: Record<string, unknown>) => {
-      const { formatVerifyReport, runVerifyCommand } = await import('./verify.js')
+      const { colourVerifyLine, formatVerifyReport, runVerifyCommand } = await import('./verify.js')
       const report = await runVerifyCommand({ ...(raw as VerifyCommandOptions), address }, { env: process.env })
       if (raw.json) console.log(stringifyJson(report, { indent: 2 }))
-      else for (const line of formatVerifyReport(report)) console.log(sanitizeTerminal(line, { multiline: false }))
+      else {
+        const colours = createColours({ stream: process.stdout, env: process.env })
+        for (const line of formatVerifyReport(report)) console.log(colourVerifyLine(sanitizeTerminal(line, { multiline: false }), colours))
+      }
       // A source that could not answer makes the answer incomplete, whatever it says: exit 4.
       if (report.decision === null || report.unanswered.length > 0) process.exitCode = exitCodes.source
     })
@@ -204,7 +208,7 @@ export function createProgram(): Command {
     .option('--fail-if-unverified-share <pct>', 'exit 6 when more than this percent of voters are unverified', percent)
     .action(async (raw: Record<string, unknown>) => {
       const { runAuditCommand } = await import('./audit.js')
-      const outcome = await runAuditCommand(raw as unknown as AuditCommandOptions, { env: process.env, log: (line) => console.log(line) })
+      const outcome = await runAuditCommand(raw as unknown as AuditCommandOptions, { env: process.env, log: (line) => console.log(line), colours: createColours({ stream: process.stdout, env: process.env }) })
       if (outcome.policyFailed) process.exitCode = exitCodes.policy
     })
 
