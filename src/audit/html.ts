@@ -423,7 +423,7 @@ pre { white-space: pre-wrap; overflow-wrap: anywhere; background: #f6f8fa; paddi
 .options { margin-top: .6rem; font-size: .9rem; }
 .verdict { background: #f8f9fa; border: 1px solid #dee2e6; border-radius: 10px; padding: 4px 18px 14px; margin-top: 1.5rem; }
 .verdict h2 { border: 0; margin-top: .8rem; }
-.stats { display: grid; grid-template-columns: repeat(auto-fit, minmax(200px, 1fr)); gap: 12px; }
+.stats { display: grid; grid-template-columns: repeat(auto-fit, minmax(150px, 1fr)); gap: 12px; }
 .stat { background: #fff; border: 1px solid #dee2e6; border-radius: 8px; padding: 10px 12px; display: flex; flex-direction: column; min-width: 0; }
 .stat .big { font-size: 1.9rem; font-weight: 700; line-height: 1.1; }
 .stat.flip { border-color: #e8590c; } .stat.flip .big { color: #d9480f; }
