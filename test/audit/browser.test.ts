@@ -47,7 +47,15 @@ async function findChromium(): Promise<{ path: string; reason?: undefined } | { 
     const saved = process.env.TMPDIR
     process.env.TMPDIR = cache
     try {
-      return { path: await bundled.executablePath() }
+      const path = await bundled.executablePath()
+      // Built for Amazon Linux: elsewhere it needs the system's NSS libraries (libnss3, libnspr4).
+      try {
+        execFileSync(path, ['--version'], { stdio: 'pipe', timeout: 30_000 })
+      } catch (error) {
+        const stderr = String((error as { stderr?: Buffer }).stderr ?? '').split('\n')[0]
+        return { reason: `the Chromium of @sparticuz/chromium does not start here (${stderr || (error as Error).message}); install libnss3 or chromium` }
+      }
+      return { path }
     } finally {
       if (saved === undefined) delete process.env.TMPDIR
       else process.env.TMPDIR = saved
