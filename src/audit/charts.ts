@@ -1,10 +1,21 @@
 /**
- * The audit report's charts as inline SVG: no script, no font or image from outside, readable
- * offline and in print. Each chart carries a title and a text description for screen readers.
+ * The audit report's charts as HTML and CSS bars: no script, no font or image from outside,
+ * readable offline, in print and on a phone (the text keeps its size; only the bars scale). Each
+ * chart is a figure with `role="img"`, an accessible name and a description, and a caption whose
+ * numbers add up to the voter count.
  */
 import type { AuditSummary } from './types.js'
 
-const palette = { all: '#8a94a6', verified: '#1f7a4d', unverified: '#c2410c', bar: '#3b5bdb', axis: '#444', grid: '#ddd', threshold: '#c2410c' }
+/** The report's colours; each legend swatch uses the same variable as its bars. */
+export const chartPalette = {
+  voters: '#3b5bdb',
+  power: '#0b7285',
+  all: '#868e96',
+  verified: '#2b8a3e',
+  below: '#adb5bd',
+  passing: '#2b8a3e',
+  missing: '#e9ecef',
+} as const
 
 /** Escapes text for HTML and SVG. */
 export function escapeXml(text: string): string {
@@ -30,118 +41,123 @@ function formatNumber(value: number): string {
   return value.toLocaleString('en-US', { maximumFractionDigits: 2 })
 }
 
-function svg(id: string, width: number, height: number, title: string, description: string, body: string): string {
+function percent(part: number, whole: number): number {
+  return whole === 0 ? 0 : (part / whole) * 100
+}
+
+function figure(id: string, title: string, description: string, legend: [string, string][], body: string, caption: string): string {
   return [
-    `<svg xmlns="http://www.w3.org/2000/svg" class="chart" id="${id}" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-labelledby="${id}-title ${id}-desc">`,
-    `<title id="${id}-title">${escapeXml(title)}</title>`,
-    `<desc id="${id}-desc">${escapeXml(description)}</desc>`,
+    `<figure class="chart" id="${id}" role="img" aria-labelledby="${id}-title" aria-describedby="${id}-desc">`,
+    `<div class="chart-title" id="${id}-title">${escapeXml(title)}</div>`,
+    legend.length
+      ? `<div class="legend" aria-hidden="true">${legend.map(([colour, text]) => `<span><i style="background:${colour}"></i>${escapeXml(text)}</span>`).join('')}</div>`
+      : '',
     body,
-    '</svg>',
+    `<figcaption id="${id}-desc">${escapeXml(caption)} ${escapeXml(description)}</figcaption>`,
+    '</figure>',
   ].join('\n')
+}
+
+function bar(colour: string, share: number, label: string, tip: string): string {
+  return `<div class="bar-line"><span class="bar" style="width:${Math.max(share, 0).toFixed(2)}%;background:${colour}" title="${escapeXml(tip)}"></span><span class="bar-value">${escapeXml(label)}</span></div>`
+}
+
+/** The rows of the method chart: each method that verified someone, then the unverified. */
+function methodRows(summary: AuditSummary) {
+  return summary.byMethod.filter((row) => row.voters > 0 || row.method === 'unverified')
 }
 
 /**
  * Voters and voting power by verification method: two horizontal bars per method, as a share of
- * all voters and of all voting power.
+ * all voters and of all voting power. The rows add up to the voter count.
  */
 export function methodChart(summary: AuditSummary): string {
-  const rows = summary.byMethod.filter((row) => row.voters > 0 || row.method === 'unverified')
-  const width = 640
-  const left = 130
-  const barWidth = width - left - 90
-  const rowHeight = 40
-  const top = 30
-  const height = top + rows.length * rowHeight + 10
-  const share = (part: number, whole: number) => (whole === 0 ? 0 : part / whole)
+  const rows = methodRows(summary)
   const body = [
-    `<g font-family="sans-serif" font-size="12" fill="${palette.axis}">`,
-    `<rect x="${left}" y="6" width="10" height="10" fill="${palette.bar}"/><text x="${left + 14}" y="15">voters</text>`,
-    `<rect x="${left + 80}" y="6" width="10" height="10" fill="${palette.verified}"/><text x="${left + 94}" y="15">voting power</text>`,
-    ...rows.map((row, index) => {
-      const y = top + index * rowHeight
-      const voters = share(row.voters, summary.voters)
-      const power = share(row.votingPower, summary.votingPower)
-      const powerColor = row.method === 'unverified' ? palette.unverified : palette.verified
+    '<div class="hbars">',
+    ...rows.map((row) => {
+      const voters = percent(row.voters, summary.voters)
+      const power = percent(row.votingPower, summary.votingPower)
       return [
-        `<text x="${left - 8}" y="${y + 17}" text-anchor="end">${escapeXml(methodLabel(row.method))}</text>`,
-        `<rect x="${left}" y="${y + 2}" width="${(voters * barWidth).toFixed(1)}" height="14" fill="${palette.bar}"><title>${row.voters} voters</title></rect>`,
-        `<text x="${left + voters * barWidth + 4}" y="${y + 13}">${row.voters} (${(voters * 100).toFixed(1)}%)</text>`,
-        `<rect x="${left}" y="${y + 18}" width="${(power * barWidth).toFixed(1)}" height="14" fill="${powerColor}"><title>${formatNumber(row.votingPower)} voting power</title></rect>`,
-        `<text x="${left + power * barWidth + 4}" y="${y + 29}">${(power * 100).toFixed(1)}%</text>`,
-      ].join('\n')
+        `<div class="hbar-row"><div class="hbar-label">${escapeXml(methodLabel(row.method))}</div><div class="hbar-bars">`,
+        bar(chartPalette.voters, voters, `${row.voters.toLocaleString('en-US')} voters (${voters.toFixed(1)}%)`, `${row.voters} voters`),
+        bar(chartPalette.power, power, `${power.toFixed(1)}% of power`, `${formatNumber(row.votingPower)} voting power`),
+        '</div></div>',
+      ].join('')
     }),
-    '</g>',
+    '<div class="hbar-axis"><span>0%</span><span>50%</span><span>100%</span></div>',
+    '</div>',
   ].join('\n')
-  const description = rows.map((row) => `${methodLabel(row.method)}: ${row.voters} voters, ${formatNumber(row.votingPower)} voting power`).join('; ')
-  return svg('chart-methods', width, height, 'Voters and voting power by verification method', description, body)
+  const description = rows.map((row) => `${methodLabel(row.method)}: ${row.voters} voters, ${formatNumber(row.votingPower)} voting power`).join('; ') + '.'
+  const caption = `Share of all ${summary.voters.toLocaleString('en-US')} voters and of all ${formatNumber(summary.votingPower)} voting power, by the first method of the policy that verified each voter (each voter is counted once).`
+  return figure('chart-methods', 'Voters and voting power by verification method', description, [[chartPalette.voters, 'voters'], [chartPalette.power, 'voting power']], body, caption)
 }
 
-/** The Passport score distribution of the voters Passport was asked about, with the threshold marked. */
+/**
+ * The Passport score distribution of the voters Passport was asked about, with the threshold, and
+ * beside it the voters never scored and those not asked: the bars add up to the voter count.
+ */
 export function scoreChart(summary: AuditSummary): string {
-  const { bins, threshold } = summary.passport
-  const width = 640
-  const height = 240
-  const left = 40
-  const bottom = 200
-  const plotHeight = 160
-  const barSpace = (width - left - 20) / bins.length
-  const highest = Math.max(1, ...bins.map((bin) => bin.count))
-  const scale = (count: number) => (count / highest) * plotHeight
-  const binWidth = bins[0]!.to! - bins[0]!.from
-  const thresholdX = left + (threshold / binWidth) * barSpace
+  const { bins, threshold, scored, neverScored, notAsked } = summary.passport
+  const columns = [
+    ...bins.map((bin) => ({
+      label: bin.to === null ? `${bin.from}+` : `${bin.from}`,
+      name: bin.to === null ? `score ${bin.from} or more` : `score ${bin.from} to under ${bin.to}`,
+      count: bin.count,
+      colour: bin.to !== null && bin.to <= threshold ? chartPalette.below : chartPalette.passing,
+      kind: 'bin',
+    })),
+    { label: 'never', name: 'never scored', count: neverScored, colour: chartPalette.missing, kind: 'other' },
+    { label: 'not asked', name: 'not asked (verified otherwise)', count: notAsked, colour: chartPalette.missing, kind: 'other' },
+  ]
+  const highest = Math.max(1, ...columns.map((column) => column.count))
+  const thresholdIndex = bins.findIndex((bin) => bin.from >= threshold)
   const body = [
-    `<g font-family="sans-serif" font-size="11" fill="${palette.axis}">`,
-    `<line x1="${left}" y1="${bottom}" x2="${width - 20}" y2="${bottom}" stroke="${palette.axis}"/>`,
-    ...bins.map((bin, index) => {
-      const x = left + index * barSpace
-      const h = scale(bin.count)
-      const below = bin.to !== null && bin.to <= threshold
-      const label = bin.to === null ? `${bin.from}+` : `${bin.from}`
-      return [
-        `<rect x="${(x + 2).toFixed(1)}" y="${(bottom - h).toFixed(1)}" width="${(barSpace - 4).toFixed(1)}" height="${h.toFixed(1)}" fill="${below ? palette.all : palette.verified}"><title>${escapeXml(bin.to === null ? `${bin.from} or more` : `${bin.from} to ${bin.to}`)}: ${bin.count}</title></rect>`,
-        bin.count ? `<text x="${(x + barSpace / 2).toFixed(1)}" y="${(bottom - h - 4).toFixed(1)}" text-anchor="middle">${bin.count}</text>` : '',
-        `<text x="${(x + 2).toFixed(1)}" y="${bottom + 14}">${label}</text>`,
-      ].join('\n')
+    '<div class="vbars-frame">',
+    '<div class="vbars-yaxis" aria-hidden="true"><span>voters</span></div>',
+    '<div class="vbars">',
+    ...columns.map((column, index) => {
+      const h = (column.count / highest) * 100
+      const marker = index === thresholdIndex ? `<span class="threshold" title="threshold ${threshold}">threshold ${threshold}</span>` : ''
+      return `<div class="vbar-col${column.kind === 'other' ? ' other' : ''}${index === thresholdIndex ? ' at-threshold' : ''}">${marker}<div class="vbar-area"><span class="vbar-count">${column.count.toLocaleString('en-US')}</span><span class="vbar" style="height:${h.toFixed(2)}%;background:${column.colour}" title="${escapeXml(`${column.name}: ${column.count}`)}"></span></div><div class="vbar-label">${escapeXml(column.label)}</div></div>`
     }),
-    `<line x1="${thresholdX.toFixed(1)}" y1="${bottom - plotHeight - 10}" x2="${thresholdX.toFixed(1)}" y2="${bottom}" stroke="${palette.threshold}" stroke-width="2" stroke-dasharray="5 3"/>`,
-    `<text x="${(thresholdX + 4).toFixed(1)}" y="${bottom - plotHeight - 2}" fill="${palette.threshold}">threshold ${threshold}</text>`,
-    `<text x="${width / 2}" y="${bottom + 32}" text-anchor="middle">Passport score at the snapshot (${summary.passport.scored} scored, ${summary.passport.neverScored} never scored)</text>`,
-    '</g>',
+    '</div>',
+    '</div>',
+    '<div class="vbars-xaxis">Passport score at the snapshot (bins of ' + `${bins.length > 1 ? bins[0]!.to! - bins[0]!.from : ''}` + ' points)</div>',
   ].join('\n')
-  const description = `${bins.map((bin) => `${bin.to === null ? `${bin.from}+` : `${bin.from}-${bin.to}`}: ${bin.count}`).join(', ')}; threshold ${threshold}`
-  return svg('chart-scores', width, height, 'Passport score distribution with the threshold', description, body)
+  const description = `${bins.map((bin) => `${bin.to === null ? `${bin.from}+` : `${bin.from}-${bin.to}`}: ${bin.count}`).join(', ')}; never scored: ${neverScored}; not asked: ${notAsked}; threshold ${threshold}.`
+  const caption = `${scored.toLocaleString('en-US')} scored + ${neverScored.toLocaleString('en-US')} never scored + ${notAsked.toLocaleString('en-US')} not asked = ${(scored + neverScored + notAsked).toLocaleString('en-US')} voters. Passport is asked only about voters no Human ID credential verified.`
+  return figure(
+    'chart-scores',
+    'Passport score distribution, with the threshold',
+    description,
+    [[chartPalette.below, `below ${threshold}`], [chartPalette.passing, `${threshold} or more`], [chartPalette.missing, 'no score']],
+    body,
+    caption,
+  )
 }
 
 /** The outcome per choice: all voting power beside only verified voting power, each as a share of its total. */
 export function outcomeChart(summary: AuditSummary): string {
   const { choices } = summary.outcome
-  const width = 640
-  const left = 150
-  const barWidth = width - left - 110
-  const rowHeight = 40
-  const top = 30
-  const height = top + Math.max(choices.length, 1) * rowHeight + 10
   const totalAll = choices.reduce((total, choice) => total + choice.all, 0)
   const totalVerified = choices.reduce((total, choice) => total + choice.verified, 0)
-  const share = (part: number, whole: number) => (whole === 0 ? 0 : part / whole)
   const body = [
-    `<g font-family="sans-serif" font-size="12" fill="${palette.axis}">`,
-    `<rect x="${left}" y="6" width="10" height="10" fill="${palette.all}"/><text x="${left + 14}" y="15">all voting power</text>`,
-    `<rect x="${left + 130}" y="6" width="10" height="10" fill="${palette.verified}"/><text x="${left + 144}" y="15">verified humans only</text>`,
-    ...choices.map((choice, index) => {
-      const y = top + index * rowHeight
-      const all = share(choice.all, totalAll)
-      const verified = share(choice.verified, totalVerified)
+    '<div class="hbars">',
+    ...choices.map((choice) => {
+      const all = percent(choice.all, totalAll)
+      const verified = percent(choice.verified, totalVerified)
       return [
-        `<text x="${left - 8}" y="${y + 17}" text-anchor="end">${escapeXml(choice.choice.length > 22 ? `${choice.choice.slice(0, 21)}…` : choice.choice)}</text>`,
-        `<rect x="${left}" y="${y + 2}" width="${(all * barWidth).toFixed(1)}" height="14" fill="${palette.all}"><title>${formatNumber(choice.all)} of all voting power</title></rect>`,
-        `<text x="${left + all * barWidth + 4}" y="${y + 13}">${(all * 100).toFixed(1)}%</text>`,
-        `<rect x="${left}" y="${y + 18}" width="${(verified * barWidth).toFixed(1)}" height="14" fill="${palette.verified}"><title>${formatNumber(choice.verified)} of verified voting power</title></rect>`,
-        `<text x="${left + verified * barWidth + 4}" y="${y + 29}">${(verified * 100).toFixed(1)}%</text>`,
-      ].join('\n')
+        `<div class="hbar-row"><div class="hbar-label">${escapeXml(choice.choice)}</div><div class="hbar-bars">`,
+        bar(chartPalette.all, all, `${all.toFixed(1)}%`, `${formatNumber(choice.all)} of all voting power`),
+        bar(chartPalette.verified, verified, `${verified.toFixed(1)}%`, `${formatNumber(choice.verified)} of verified voting power`),
+        '</div></div>',
+      ].join('')
     }),
-    '</g>',
+    '<div class="hbar-axis"><span>0%</span><span>50%</span><span>100%</span></div>',
+    '</div>',
   ].join('\n')
-  const description = choices.map((choice) => `${choice.choice}: ${(share(choice.all, totalAll) * 100).toFixed(1)}% of all power, ${(share(choice.verified, totalVerified) * 100).toFixed(1)}% of verified power`).join('; ')
-  return svg('chart-outcome', width, height, 'Outcome per choice: all voting power against verified voting power', description, body)
+  const description = choices.map((choice) => `${choice.choice}: ${percent(choice.all, totalAll).toFixed(1)}% of all power, ${percent(choice.verified, totalVerified).toFixed(1)}% of verified power`).join('; ') + '.'
+  const caption = `Each bar is a share of its own total: all voting power (${formatNumber(totalAll)}) or the voting power of verified voters only (${formatNumber(totalVerified)}).`
+  return figure('chart-outcome', 'Outcome per choice: all voting power against verified voting power', description, [[chartPalette.all, 'all voting power'], [chartPalette.verified, 'verified humans only']], body, caption)
 }

@@ -1,13 +1,14 @@
 /**
- * The audit's outputs: a self-contained HTML report with inline SVG charts, the same summary in
+ * The audit's outputs: a self-contained HTML report (in html.ts), the same summary in
  * Markdown, one CSV row per voter, and a summary table for the terminal.
  */
 import { stringify as stringifyCsv } from 'csv-stringify/sync'
-import { escapeXml, methodChart, methodLabel, outcomeChart, scoreChart } from './charts.js'
-import { gatedOutcomeTable, renderGatedOutcomeLines, renderGatedOutcomeMarkdown } from './gated.js'
+import { methodLabel } from './charts.js'
+import { renderGatedOutcomeLines, renderGatedOutcomeMarkdown } from './gated.js'
+export { renderAuditHtml } from './html.js'
 import { escapeMarkdown, sanitizeTerminal } from '../utils/sanitize.js'
+import type { Colours } from '../cli/colour.js'
 import type { AuditResult, AuditSummary, AuditVoter } from './types.js'
-import type { VoteChoice } from './votes.js'
 
 function formatPower(value: number): string {
   return value.toLocaleString('en-US', { maximumFractionDigits: 2 })
@@ -15,15 +16,6 @@ function formatPower(value: number): string {
 
 function formatPercent(value: number): string {
   return `${value.toFixed(1)}%`
-}
-
-function formatChoice(choice: VoteChoice, labels?: readonly string[]): string {
-  const name = (index: number) => labels?.[index - 1] ?? `#${index}`
-  if (typeof choice === 'number') return name(choice)
-  if (Array.isArray(choice)) return (choice as number[]).map(name).join(' > ')
-  return Object.entries(choice as Record<string, number>)
-    .map(([index, weight]) => `${name(Number(index))}: ${weight}`)
-    .join(', ')
 }
 
 function isoTime(seconds: number): string {
@@ -75,15 +67,6 @@ function outcomeRows(summary: AuditSummary, shown: (text: string) => string = (t
   ])
 }
 
-function whyLine(voter: AuditVoter): string {
-  if (voter.eligible && voter.method) {
-    const verdict = voter.verdicts.find((item) => item.credential === voter.method && item.valid)
-    return `${methodLabel(voter.method)}${verdict?.expiresAt ? ` (valid until ${isoTime(verdict.expiresAt)})` : ''}`
-  }
-  const reasons = voter.verdicts.map((item) => `${methodLabel(item.credential)}: ${item.reason}`)
-  return reasons.join('; ') || 'no source verified this address'
-}
-
 function runRows(result: AuditResult, shown: (text: string) => string = (text) => text): [string, string][] {
   const { run } = result
   return [
@@ -95,84 +78,6 @@ function runRows(result: AuditResult, shown: (text: string) => string = (text) =
     ['personhood', run.packageVersion],
     ['Digest (SHA-256)', result.digest],
   ]
-}
-
-/**
- * The audit as a self-contained HTML page: summary, three inline SVG charts, the tallies and every
- * voter with the reason for their verdict. No script, style sheet, font or image from outside.
- */
-export function renderAuditHtml(result: AuditResult): string {
-  const { summary } = result
-  const labels = result.run.proposal?.choices ?? result.run.choices
-  const table = (head: string[], rows: string[][], className = '') =>
-    `<table class="${className}"><thead><tr>${head.map((cell) => `<th>${escapeXml(cell)}</th>`).join('')}</tr></thead><tbody>${rows
-      .map((row) => `<tr>${row.map((cell) => `<td>${escapeXml(cell)}</td>`).join('')}</tr>`)
-      .join('\n')}</tbody></table>`
-  const title = result.run.proposal ? `Audit: ${result.run.proposal.title}` : `Audit of ${result.run.votesSource}`
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeXml(title)}</title>
-<style>
-body { font-family: system-ui, sans-serif; margin: 2rem auto; max-width: 960px; padding: 0 1rem; color: #1a1a1a; line-height: 1.45; }
-h1 { font-size: 1.6rem; margin-bottom: .25rem; }
-.headline { background: #f3f6f4; border-left: 4px solid #1f7a4d; padding: .75rem 1rem; margin: 1rem 0; }
-.headline p { margin: .25rem 0; }
-table { border-collapse: collapse; margin: .5rem 0 1.5rem; font-size: .9rem; }
-th, td { border-bottom: 1px solid #ddd; padding: .3rem .6rem; text-align: left; vertical-align: top; }
-td:nth-child(n+2) { font-variant-numeric: tabular-nums; }
-.voters td:first-child { font-family: ui-monospace, monospace; font-size: .8rem; }
-.run td:first-child { font-weight: 600; white-space: nowrap; }
-.no { color: #c2410c; }
-svg.chart { max-width: 100%; height: auto; display: block; margin: .5rem 0 1.5rem; }
-@media print { body { margin: 0; max-width: none; } .voters { font-size: .7rem; } h2 { break-after: avoid; } svg.chart, table { break-inside: avoid; } }
-</style>
-</head>
-<body>
-<h1>${escapeXml(title)}</h1>
-<div class="headline">${headline(result)
-    .map((line) => `<p>${escapeXml(line)}</p>`)
-    .join('\n')}</div>
-<h2>Who was verified, and by what</h2>
-${methodChart(summary)}
-${table(['Method', 'Voters', 'Share', 'Voting power', 'Share'], methodRows(summary))}
-<h2>Passport scores</h2>
-${scoreChart(summary)}
-<h2>Outcome: all voting power against verified humans only</h2>
-${outcomeChart(summary)}
-${table(['Choice', 'All voting power', 'Share', 'Verified voting power', 'Share'], outcomeRows(summary))}
-${summary.outcome.note ? `<p>${escapeXml(summary.outcome.note)}</p>` : ''}
-${result.gated ? ((section) => `<h2>${escapeXml(section.title)}</h2>\n<p>${escapeXml(section.intro)}</p>\n${table(section.head, section.rows)}`)(gatedOutcomeTable(result.gated)) : ''}
-<h2>Linked wallets</h2>
-${
-  summary.clusters.length
-    ? table(
-        ['Voters', 'Voting power', 'Addresses'],
-        summary.clusters.map((cluster) => [String(cluster.voters), formatPower(cluster.votingPower), cluster.addresses.join(' ')]),
-      )
-    : '<p>No two voters share a deduplicated stamp.</p>'
-}
-<h2>Every voter</h2>
-${table(
-  ['Address', 'Choice', 'Voting power', 'Eligible', 'Why', 'Passport score', 'Linked to'],
-  result.voters.map((voter) => [
-    voter.address,
-    formatChoice(voter.choice, labels),
-    formatPower(voter.votingPower),
-    voter.eligible ? 'yes' : 'no',
-    whyLine(voter),
-    voter.passport ? (voter.passport.score === null ? 'never scored' : `${voter.passport.score} (${voter.passport.origin})`) : '',
-    voter.linked.map((signal) => signal.otherAddress ?? signal.provider).join(' '),
-  ]),
-  'voters',
-)}
-<h2>How to reproduce</h2>
-${table(['', ''], runRows(result), 'run')}
-</body>
-</html>
-`
 }
 
 /** The audit's summary and tallies in Markdown (the charts' data as tables). */
@@ -240,33 +145,45 @@ export const auditCsvColumns = [
   'linked_addresses',
 ] as const
 
+function csvRow(voter: AuditVoter): string[] {
+  const reasonOf = (credential: string) => voter.verdicts.find((verdict) => verdict.credential === credential)?.reason ?? ''
+  return [
+    voter.address,
+    typeof voter.choice === 'number' ? String(voter.choice) : JSON.stringify(voter.choice),
+    String(voter.votingPower),
+    voter.eligible ? 'true' : 'false',
+    voter.method ?? '',
+    String(voter.score),
+    voter.passport?.score === null || voter.passport === undefined ? '' : String(voter.passport.score),
+    voter.passport ? String(voter.passport.passing) : '',
+    voter.passport?.origin ?? '',
+    reasonOf('gov-id'),
+    reasonOf('phone'),
+    reasonOf('biometrics'),
+    reasonOf('clean-hands'),
+    voter.linked.flatMap((signal) => (signal.otherAddress ? [signal.otherAddress] : [])).join(' '),
+  ]
+}
+
+/**
+ * `audit.csv` in chunks of 1,000 rows (the header first): one row per voter; a credential column
+ * holds `valid` or the reason it is not. A cell starting with = + - @ (a formula in a spreadsheet)
+ * is escaped, whatever it holds.
+ */
+export function* auditCsvChunks(result: AuditResult): Generator<string> {
+  yield stringifyCsv([], { header: true, columns: [...auditCsvColumns] })
+  for (let start = 0; start < result.voters.length; start += 1000) {
+    yield stringifyCsv(result.voters.slice(start, start + 1000).map(csvRow), { escape_formulas: true })
+  }
+}
+
 /** One CSV row per voter; a credential column holds `valid` or the reason it is not. */
 export function renderAuditCsv(result: AuditResult): string {
-  const reasonOf = (voter: AuditVoter, credential: string) => voter.verdicts.find((verdict) => verdict.credential === credential)?.reason ?? ''
-  return stringifyCsv(
-    result.voters.map((voter) => [
-      voter.address,
-      typeof voter.choice === 'number' ? String(voter.choice) : JSON.stringify(voter.choice),
-      String(voter.votingPower),
-      voter.eligible ? 'true' : 'false',
-      voter.method ?? '',
-      String(voter.score),
-      voter.passport?.score === null || voter.passport === undefined ? '' : String(voter.passport.score),
-      voter.passport ? String(voter.passport.passing) : '',
-      voter.passport?.origin ?? '',
-      reasonOf(voter, 'gov-id'),
-      reasonOf(voter, 'phone'),
-      reasonOf(voter, 'biometrics'),
-      reasonOf(voter, 'clean-hands'),
-      voter.linked.flatMap((signal) => (signal.otherAddress ? [signal.otherAddress] : [])).join(' '),
-    ]),
-    // A cell starting with = + - @ (a formula in a spreadsheet) is escaped, whatever it holds.
-    { header: true, columns: [...auditCsvColumns], escape_formulas: true },
-  )
+  return [...auditCsvChunks(result)].join('')
 }
 
 /** The summary as plain-text tables for a terminal. */
-export function renderAuditSummaryTable(result: AuditResult): string {
+export function renderAuditSummaryTable(result: AuditResult, options: { colours?: Pick<Colours, 'good' | 'bad' | 'warn'> | undefined } = {}): string {
   const { summary } = result
   const table = (head: string[], rows: string[][]) => {
     const widths = head.map((cell, index) => Math.max(cell.length, ...rows.map((row) => row[index]!.length)))
@@ -275,8 +192,13 @@ export function renderAuditSummaryTable(result: AuditResult): string {
   }
   // Choice labels come from the proposal: no escape sequence of theirs reaches the terminal.
   const shown = (text: string) => sanitizeTerminal(text, { multiline: false })
+  // Colour after sanitizing (the escapes are ours): the outcome line says whether it flips.
+  const colours = options.colours
+  const lines = headline(result, shown).map((line) =>
+    !colours ? line : line.startsWith('Counting only verified humans changes') ? colours.warn(line) : line.startsWith('Counting only verified humans does not') ? colours.good(line) : line,
+  )
   return [
-    ...headline(result, shown),
+    ...lines,
     '',
     table(['Verified by', 'Voters', 'Share', 'Voting power', 'Share'], methodRows(summary)),
     '',

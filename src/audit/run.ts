@@ -10,7 +10,7 @@ import { AuditIncompleteError } from '../errors/audit.js'
 import { InvalidParameterError } from '../errors/input.js'
 import { stringifyJson } from '../utils/json.js'
 import { findLinkedWallets, type StampEntries } from './linked.js'
-import { renderAuditCsv, renderAuditHtml, renderAuditMarkdown } from './render.js'
+import { auditCsvChunks, renderAuditHtml, renderAuditMarkdown } from './render.js'
 import { summarizeAudit } from './summary.js'
 import type { AuditResult, AuditRun, AuditSourceVerdict, AuditVoter, VerificationMethod } from './types.js'
 import type { AuditVote } from './votes.js'
@@ -106,7 +106,11 @@ function withoutIncidental(value: unknown): unknown {
  */
 export function auditDigest(run: AuditRun, voters: readonly AuditVoter[]): string {
   const { packageVersion: _version, votesSource: _source, ...asked } = run
-  return createHash('sha256').update(canonicalJson({ asked, voters: withoutIncidental(voters) })).digest('hex')
+  // The hash of canonicalJson({ asked, voters }), fed voter by voter ("asked" sorts before
+  // "voters"): the same digest without the whole text as one string.
+  const hash = createHash('sha256').update(`{"asked":${canonicalJson(asked)},"voters":[`)
+  voters.forEach((voter, index) => hash.update(`${index ? ',' : ''}${canonicalJson(withoutIncidental(voter))}`))
+  return hash.update(']}').digest('hex')
 }
 
 /** The files {@link writeAuditOutputs} writes. */
@@ -129,16 +133,32 @@ export function checkOutputFolder(dir: string): void {
 }
 
 /**
- * Writes `text` to `path` atomically and without following a link an attacker planted: through a
+ * Writes `text` (one string, or chunks written one after the other, so a large file never has to
+ * be one string) to `path` atomically and without following a link an attacker planted: through a
  * temporary file with a random name beside it, created exclusively (`O_CREAT | O_EXCL`, which
  * never follows a symlink), then renamed over `path` (a rename replaces a link, it does not write
  * through it).
  */
-export function writeFileAtomic(path: string, text: string): void {
+export function writeFileAtomic(path: string, text: string | Iterable<string>): void {
   const temporary = `${path}.${randomBytes(8).toString('hex')}.tmp`
   const descriptor = openSync(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o644)
   try {
-    writeSync(descriptor, text)
+    if (typeof text === 'string') writeSync(descriptor, text)
+    else {
+      // Chunks are gathered to about 1 MB per write: few system calls, little memory.
+      let pending: string[] = []
+      let size = 0
+      for (const chunk of text) {
+        pending.push(chunk)
+        size += chunk.length
+        if (size >= 1 << 20) {
+          writeSync(descriptor, pending.join(''))
+          pending = []
+          size = 0
+        }
+      }
+      if (pending.length) writeSync(descriptor, pending.join(''))
+    }
   } catch (error) {
     closeSync(descriptor)
     unlinkSync(temporary)
@@ -149,7 +169,27 @@ export function writeFileAtomic(path: string, text: string): void {
 }
 
 /**
- * Writes `audit.json`, `audit.csv`, `audit.md` and `audit.html` into `dir` (created when missing),
+ * `audit.json` in chunks, one voter at a time: the same text as `stringifyJson(result, { indent: 2 })`
+ * without ever holding it whole (at 100,000 voters that text is near V8's string limit).
+ */
+export function* auditJsonChunks(result: AuditResult): Generator<string> {
+  const indented = (value: unknown, by: string) => stringifyJson(value, { indent: 2 }).replace(/\n/g, `\n${by}`)
+  const entries = Object.entries(result).filter(([, value]) => value !== undefined)
+  yield '{'
+  for (const [index, [key, value]] of entries.entries()) {
+    yield `${index ? ',' : ''}\n  ${JSON.stringify(key)}: `
+    if (key === 'voters' && Array.isArray(value) && value.length) {
+      yield '['
+      for (const [at, voter] of value.entries()) yield `${at ? ',' : ''}\n    ${indented(voter, '    ')}`
+      yield '\n  ]'
+    } else yield indented(value, '  ')
+  }
+  yield entries.length ? '\n}\n' : '}\n'
+}
+
+/**
+ * Writes `audit.json`, `audit.csv`, `audit.md` and `audit.html` into `dir` (created when missing; the
+ * JSON and the CSV written voter by voter),
  * each atomically (a reader never sees half a file) through a randomly named temporary file that
  * is created exclusively, so no planted symlink is followed.
  *
@@ -159,9 +199,9 @@ export function writeFileAtomic(path: string, text: string): void {
 export function writeAuditOutputs(dir: string, result: AuditResult): string[] {
   checkOutputFolder(dir)
   mkdirSync(dir, { recursive: true })
-  const contents: Record<(typeof auditFiles)[number], string> = {
-    'audit.json': `${stringifyJson(result, { indent: 2 })}\n`,
-    'audit.csv': renderAuditCsv(result),
+  const contents: Record<(typeof auditFiles)[number], string | Iterable<string>> = {
+    'audit.json': auditJsonChunks(result),
+    'audit.csv': auditCsvChunks(result),
     'audit.md': renderAuditMarkdown(result),
     'audit.html': renderAuditHtml(result),
   }

@@ -13,6 +13,7 @@ import { createSnapshotHubClient, defaultSnapshotHubUrl, type SnapshotProposal }
 import { readHumanGatedAudit, summarizeGatedOutcome } from '../audit/gated.js'
 import { createStrategyJudge } from '../audit/judge.js'
 import { renderAuditSummaryTable } from '../audit/render.js'
+import type { Colours } from './colour.js'
 import { auditFiles, checkOutputFolder, runAudit, writeAuditOutputs } from '../audit/run.js'
 import { createHistoryStampReader } from '../audit/stamps.js'
 import type { AuditResult, AuditRun } from '../audit/types.js'
@@ -111,6 +112,8 @@ export type AuditCommandIo = {
   /** The fetch every request goes through (below the disk cache). Default global fetch. */
   fetch?: typeof fetch | undefined
   now?: (() => number) | undefined
+  /** Colour for the summary (see createColours). Default none. */
+  colours?: Colours | undefined
 }
 
 /**
@@ -215,7 +218,7 @@ export async function runAuditCommand(options: AuditCommandOptions, io: AuditCom
   }
   if (gated) result = { ...result, gated: summarizeGatedOutcome(result, gated) }
   const files = writeAuditOutputs(out, result)
-  for (const line of renderAuditSummaryTable(result).split('\n')) io.log(line)
+  for (const line of renderAuditSummaryTable(result, { colours: io.colours }).split('\n')) io.log(line)
   io.log('')
   io.log(`Wrote ${auditFiles.map((name) => join(options.out, name)).join(', ')}`)
   if (caching) io.log(`Requests: ${caching.stats.misses + caching.stats.uncacheable} sent, ${caching.stats.hits} answered from the cache (${options.cacheDir ?? join(options.out, 'cache')}).`)

@@ -8,7 +8,9 @@ import { redact, urlSecrets } from '../utils/redact.js'
 import { sanitizeTerminal } from '../utils/sanitize.js'
 import { tryParseInteger } from '../utils/parse.js'
 import { version } from '../version.js'
+import { createColours } from './colour.js'
 import { exitCodeFor, exitCodes } from './exit-codes.js'
+import { helpFooter, sourceVariables, terminalVariables } from './help.js'
 import type { AuditCommandOptions } from './audit.js'
 import type { ScoreCommandOptions } from './score.js'
 import type { ServeOptions } from './serve.js'
@@ -46,6 +48,11 @@ export function createProgram(): Command {
   program
     .command('serve')
     .description('Run the reference server on one port: stamp scores, model scores, the legacy registry, the stamp cache, Human ID verifications, the attestation index and the admin API.')
+    .addHelpText('after', helpFooter({
+        examples: [['the demo world on port 8787', 'personhood serve'], ['with a local chain, state kept in a file', 'personhood serve --chain --data state.json']],
+        variables: [],
+        exits: ['ok', 'internal', 'usage', 'input'],
+      }))
     .option('--port <port>', 'port to listen on (0: any free port)', integer('--port', 0, 65_535), 8787)
     .option('--host <host>', 'host to bind', '127.0.0.1')
     .option('--seed <seed>', 'initial state: demo (the demo world) or empty', 'demo')
@@ -81,6 +88,11 @@ export function createProgram(): Command {
   program
     .command('strategy-server')
     .description("Serve this package's strategies to Snapshot through score-api's api-v2 strategy (type api-post or api-get), one endpoint per strategy: answers kept for good on disk, concurrent calls sharing their upstream work. See docs/strategy-server.md.")
+    .addHelpText('after', helpFooter({
+        examples: [['serve the strategies with a config file', 'personhood strategy-server --config strategy-server.json --port 8788']],
+        variables: [...sourceVariables, ['SNAPSHOT_API_STRATEGY_SALT', "score-api's salt (api-get secrets)"]],
+        exits: ['ok', 'internal', 'usage', 'input'],
+      }))
     .option('--config <file>', 'JSON configuration: rpc per network, passport, humanId, salt, store... (the environment wins over it, flags over both)')
     .option('--port <port>', 'port to listen on (0: any free port; default 8788)', integer('--port', 0, 65_535))
     .option('--host <host>', 'host to bind (default 127.0.0.1; 0.0.0.0 in a container)')
@@ -113,6 +125,11 @@ export function createProgram(): Command {
   program
     .command('demo')
     .description('The main job end to end, offline and without keys: the reference server and a local chain seeded from one world, a proposal of a few hundred votes (honest voters and sybil clusters), the audit, and its report in ./personhood-demo/.')
+    .addHelpText('after', helpFooter({
+        examples: [['the audit of a 300-vote demo proposal, offline', 'personhood demo'], ['a larger one', 'personhood demo --wallets 2000 --voters 1000 --out big-demo']],
+        variables: terminalVariables,
+        exits: ['ok', 'internal', 'usage'],
+      }))
     .option('--out <dir>', 'where the votes, the config and the report go', 'personhood-demo')
     .option('--wallets <n>', 'wallets in the demo world', integer('--wallets', 50, 100_000))
     .option('--voters <n>', 'votes in the demo proposal', integer('--voters', 1, 100_000), 300)
@@ -134,10 +151,18 @@ export function createProgram(): Command {
   program
     .command('score')
     .description('Run a strategy of this package as score-api runs it, on a list of addresses: a table, or JSON (score-api\'s { address: score }) or CSV.')
-    .requiredOption('--strategy <name>', 'human-id, passport-v2 or human-verification')
-    .requiredOption('--network <id>', "the space's network, a chain id")
-    .requiredOption('--snapshot <block>', "a block number of that network, or latest")
-    .requiredOption('--addresses <file|list>', 'a comma-separated list, or a file with one address per line (or a CSV, first column)')
+    .addHelpText('after', helpFooter({
+        examples: [
+          ['three addresses on Optimism at the latest block', 'personhood score --strategy human-verification --network 10 --snapshot latest --addresses 0xabc...,0xdef...,0x123...'],
+          ['a file of addresses, as JSON', 'personhood score --strategy passport-v2 --network 1 --snapshot 21000000 --addresses voters.txt --options \'{"scorerId":"1234"}\' --json'],
+        ],
+        variables: sourceVariables,
+        exits: ['ok', 'internal', 'usage', 'input', 'source', 'block'],
+      }))
+    .requiredOption('--strategy <name>', '(required) human-id, passport-v2 or human-verification')
+    .requiredOption('--network <id>', "(required) the space's network, a chain id")
+    .requiredOption('--snapshot <block>', "(required) a block number of that network, or latest")
+    .requiredOption('--addresses <file|list>', '(required) a comma-separated list, or a file with one address per line (or a CSV, first column)')
     .option('--options <json|file>', 'the strategy options, as a space configures them (JSON text or a JSON file)')
     .option('--rpc <url>', "JSON-RPC of the space's network (default: PERSONHOOD_RPC_URL)")
     .option('--hub-chain-rpc <url>', 'JSON-RPC of the Human ID hub chain (Optimism), when the space is on another network')
@@ -158,9 +183,14 @@ export function createProgram(): Command {
   program
     .command('verify')
     .description('Every source on one address at a snapshot: Human ID on chain, the Human ID API and attestation index, and the Passport score, each verdict with its reason.')
+    .addHelpText('after', helpFooter({
+        examples: [['one wallet now, on Optimism (the default network)', 'personhood verify 0xabc...'], ['at a past block of Ethereum', 'personhood verify 0xabc... --network 1 --snapshot 21000000 --rpc https://eth.example/...']],
+        variables: [...sourceVariables, ...terminalVariables],
+        exits: ['ok', 'internal', 'usage', 'input', 'source', 'block'],
+      }))
     .argument('<address>', 'the wallet')
     .option('--snapshot <block>', 'a block of the network, or latest', 'latest')
-    .option('--network <id>', "the space's network, a chain id", '10')
+    .option('--network <id>', "the space's network, a chain id (Optimism, where Human ID lives, unless given)", '10')
     .option('--action-id <id>', 'Human ID action id (default 123456789)')
     .option('--rpc <url>', "JSON-RPC of the network (default: PERSONHOOD_RPC_URL)")
     .option('--hub-chain-rpc <url>', 'JSON-RPC of the Human ID hub chain (Optimism), when the network is another')
@@ -171,10 +201,13 @@ export function createProgram(): Command {
     .option('--max-wait <duration>', 'longest wait for rate budget (90s, 15m, 1h); past it the command fails (exit 4) instead of waiting', duration)
     .option('--json', 'print JSON')
     .action(async (address: string, raw: Record<string, unknown>) => {
-      const { formatVerifyReport, runVerifyCommand } = await import('./verify.js')
+      const { colourVerifyLine, formatVerifyReport, runVerifyCommand } = await import('./verify.js')
       const report = await runVerifyCommand({ ...(raw as VerifyCommandOptions), address }, { env: process.env })
       if (raw.json) console.log(stringifyJson(report, { indent: 2 }))
-      else for (const line of formatVerifyReport(report)) console.log(sanitizeTerminal(line, { multiline: false }))
+      else {
+        const colours = createColours({ stream: process.stdout, env: process.env })
+        for (const line of formatVerifyReport(report)) console.log(colourVerifyLine(sanitizeTerminal(line, { multiline: false }), colours))
+      }
       // A source that could not answer makes the answer incomplete, whatever it says: exit 4.
       if (report.decision === null || report.unanswered.length > 0) process.exitCode = exitCodes.source
     })
@@ -182,11 +215,19 @@ export function createProgram(): Command {
   program
     .command('audit')
     .description('Audit a vote: who voted, which voters were unique humans at the snapshot and by what evidence, linked wallets, and the outcome counting only verified voters. Writes audit.json, audit.csv, audit.md and audit.html.')
-    .option('--votes <file>', 'the votes: a Snapshot vote export (CSV: address, choice, voting_power; or JSON)')
-    .option('--proposal <id>', 'or: a proposal id, its votes read from the Snapshot hub (every page)')
+    .addHelpText('after', helpFooter({
+        examples: [
+          ['a proposal, its votes read from the Snapshot hub', 'personhood audit --proposal 0x1234... --out report'],
+          ['a vote export, in CI: exit 6 past 50% unverified', 'personhood audit --votes votes.csv --network 10 --snapshot 130000000 --choices For,Against --fail-if-unverified-share 50'],
+        ],
+        variables: [...sourceVariables, ...terminalVariables],
+        exits: ['ok', 'internal', 'usage', 'input', 'source', 'block', 'policy'],
+      }))
+    .option('--votes <file>', '(required: this or --proposal) the votes: a Snapshot vote export (CSV: address, choice, voting_power; or JSON)')
+    .option('--proposal <id>', '(required: this or --votes) a proposal id, its votes read from the Snapshot hub (every page)')
     .option('--hub <url>', 'the Snapshot hub GraphQL URL', 'https://hub.snapshot.org/graphql')
     .option('--snapshot <block>', "the snapshot block (default: the proposal's)")
-    .option('--network <id>', "the space's network, a chain id (default: the proposal's, else 1)")
+    .option('--network <id>', "the space's network, a chain id (default: the proposal's network, else 1: Ethereum)")
     .option('--config <file>', 'JSON naming the strategy and its options (default: the proposal\'s strategy when it is one of ours, else human-verification)')
     .option('--rpc <url>', "JSON-RPC of the space's network (default: PERSONHOOD_RPC_URL)")
     .option('--hub-chain-rpc <url>', 'JSON-RPC of the Human ID hub chain (Optimism), when the space is on another network')
@@ -204,7 +245,7 @@ export function createProgram(): Command {
     .option('--fail-if-unverified-share <pct>', 'exit 6 when more than this percent of voters are unverified', percent)
     .action(async (raw: Record<string, unknown>) => {
       const { runAuditCommand } = await import('./audit.js')
-      const outcome = await runAuditCommand(raw as unknown as AuditCommandOptions, { env: process.env, log: (line) => console.log(line) })
+      const outcome = await runAuditCommand(raw as unknown as AuditCommandOptions, { env: process.env, log: (line) => console.log(line), colours: createColours({ stream: process.stdout, env: process.env }) })
       if (outcome.policyFailed) process.exitCode = exitCodes.policy
     })
 

@@ -14,6 +14,7 @@ import { findStrategyDefinition } from '../strategy/registry.js'
 import { parseSnapshot, resolveSnapshot, type ResolvedSnapshot } from '../strategy/snapshot.js'
 import { parseAddress } from '../utils/parse.js'
 import { checkBlockTime, checkCommandChains, commandProvider, commandStrategyContext, type CommandEnvironment, type SourceFlags } from './context.js'
+import type { Colours } from './colour.js'
 
 /** Options of {@link runVerifyCommand}. */
 export type VerifyCommandOptions = SourceFlags & {
@@ -150,4 +151,16 @@ function passportDetail(verdict: AuditSourceVerdict): string {
   const evidence = verdict.evidence as { score?: string | null; threshold?: string; origin?: string } | undefined
   if (!evidence) return ''
   return ` (score ${evidence.score ?? 'none'}, threshold ${evidence.threshold}, from the ${evidence.origin})`
+}
+
+/**
+ * Colours a line of {@link formatVerifyReport} (after it was sanitized): each verdict's yes or no,
+ * and the final answer.
+ */
+export function colourVerifyLine(line: string, colours: Pick<Colours, 'good' | 'bad'>): string {
+  if (line.startsWith('  yes  ')) return `  ${colours.good('yes')}${line.slice(5)}`
+  if (line.startsWith('  no   ')) return `  ${colours.bad('no')}${line.slice(4)}`
+  if (line.startsWith('Eligible: yes')) return colours.good(line)
+  if (line.startsWith('Eligible: no')) return colours.bad(line)
+  return line
 }

@@ -97,15 +97,25 @@ describe('summarizeAudit', () => {
 describe('rendering', () => {
   const result: AuditResult = sampleAudit()
 
-  test('the HTML report is self-contained: no script and no URL it would load', () => {
+  test('the HTML report is self-contained: inline scripts only, and no URL it would load', () => {
     const html = renderAuditHtml(result)
-    expect(html).not.toMatch(/<script|<link|<img|<iframe|@import|url\(/i)
-    // The only URL is the SVG namespace, which is a name, not a fetch.
-    expect([...html.matchAll(/(?:src|href)\s*=|https?:\/\/[^\s"'<]+/gi)].map((match) => match[0])).toEqual(
-      Array(3).fill('http://www.w3.org/2000/svg'),
-    )
+    expect(html).not.toMatch(/<link|<img|<iframe|@import|url\(/i)
+    // Two scripts, both inline: the voters' data (JSON) and the table's behaviour.
+    expect([...html.matchAll(/<script[^>]*>/gi)].map((match) => match[0])).toEqual(['<script type="application/json" id="voter-data">', '<script>'])
+    expect([...html.matchAll(/(?:src|href)\s*=|https?:\/\/[^\s"'<]+/gi)].map((match) => match[0])).toEqual([])
     for (const id of ['chart-methods', 'chart-scores', 'chart-outcome']) expect(html).toContain(`id="${id}"`)
     expect(html).toContain('threshold 20')
+  })
+
+  test('the HTML report embeds each voter once, as columns, and renders only the first page of rows', () => {
+    const voters = Array.from({ length: 120 }, (_, index) => sampleVoter(index + 1, { votingPower: index + 1 }))
+    const big = { ...result, voters, summary: summarizeAudit({ voters, choices: ['For', 'Against'], type: 'single-choice' }) }
+    const html = renderAuditHtml(big)
+    const data = JSON.parse(/<script type="application\/json" id="voter-data">(.*?)<\/script>/s.exec(html)![1]!) as { address: string[]; power: number[] }
+    expect(data.address).toEqual(voters.map((voter) => voter.address))
+    expect(data.power).toEqual(voters.map((voter) => voter.votingPower))
+    const rows = /<tbody id="voter-rows">(.*?)<\/tbody>/s.exec(html)![1]!.match(/<tr>/g)!
+    expect(rows).toHaveLength(50)
   })
 
   test('the HTML report escapes what voters and proposals wrote', () => {
@@ -114,6 +124,9 @@ describe('rendering', () => {
     expect(html).not.toContain('<script>alert')
     expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;')
     expect(html).not.toContain('<b>For</b>')
+    // In the embedded data too: no tag can close the data's script.
+    const closing = sampleAudit({ choices: ['</script><script>alert(1)</script>', 'Against'] })
+    expect(renderAuditHtml(closing)).not.toContain('</script><script>alert')
   })
 
   test('the headline says how many were verified and whether the outcome changes', () => {

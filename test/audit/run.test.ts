@@ -1,10 +1,13 @@
+import { createHash } from 'node:crypto'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { getAddress, type Address } from 'viem'
 import { afterEach, describe, expect, test } from 'vitest'
-import { auditFiles, runAudit, writeAuditOutputs, type AuditJudge, type AuditJudgment } from '../../src/audit/run.js'
+import { auditFiles, auditJsonChunks, runAudit, writeAuditOutputs, type AuditJudge, type AuditJudgment } from '../../src/audit/run.js'
+import { renderAuditCsv } from '../../src/audit/render.js'
 import type { AuditRun } from '../../src/audit/types.js'
+import { stringifyJson } from '../../src/utils/json.js'
 import type { AuditVote } from '../../src/audit/votes.js'
 import { failure } from '../helpers/async.js'
 
@@ -48,6 +51,13 @@ describe('runAudit', () => {
     expect((await runAudit({ votes, run: { ...run, snapshot: '101' }, judge })).digest).not.toBe(first.digest)
   })
 
+  test('the digest, hashed voter by voter, is the SHA-256 of the canonical JSON of what was asked and found', async () => {
+    const result = await runAudit({ votes, run, judge })
+    const { packageVersion: _version, votesSource: _source, ...asked } = run
+    const whole = stringifyJson({ asked, voters: result.voters }, { sortKeys: true })
+    expect(result.digest).toBe(createHash('sha256').update(whole).digest('hex'))
+  })
+
   test('a voter the judge left out fails the audit instead of counting as unverified', async () => {
     const partial = new Map(judgments)
     partial.delete(at(2).toLowerCase())
@@ -61,6 +71,25 @@ describe('runAudit', () => {
     const written = writeAuditOutputs(dir, result)
     expect(written.map((path) => path.slice(dir!.length + 1))).toEqual([...auditFiles])
     expect(JSON.parse(readFileSync(join(dir, 'audit.json'), 'utf8')).digest).toBe(result.digest)
+  })
+
+  test('audit.json and audit.csv are written voter by voter, as the same text as written whole', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'personhood-audit-'))
+    // 2,600 voters: more than one CSV chunk (1,000 rows) and more than one 1 MB write of the JSON.
+    const many: AuditVote[] = Array.from({ length: 2600 }, (_, index) => ({ voter: at(index + 1), choice: 1 + (index % 2), votingPower: index + 0.5 }))
+    const verdicts: AuditJudgment['verdicts'] = [{ source: 'human-id', credential: 'gov-id', valid: false, reason: 'none', evidence: { blockNumber: 100n, note: 'x'.repeat(400) } }]
+    const all = new Map(many.map((vote, index) => [vote.voter.toLowerCase(), { score: 0, eligible: index % 5 === 0, method: index % 5 === 0 ? ('phone' as const) : null, verdicts }]))
+    const result = await runAudit({ votes: many, run, judge: async () => all })
+    writeAuditOutputs(dir, result)
+    const json = readFileSync(join(dir, 'audit.json'), 'utf8')
+    expect(json).toBe(`${stringifyJson(result, { indent: 2 })}\n`)
+    expect(json.length).toBeGreaterThan(2 << 20)
+    const csv = readFileSync(join(dir, 'audit.csv'), 'utf8')
+    expect(csv.split('\n').filter(Boolean)).toHaveLength(2601)
+    expect(csv).toBe(renderAuditCsv(result))
+    // Without voters, the JSON is still the same text.
+    const empty = { ...result, voters: [] }
+    expect([...auditJsonChunks(empty)].join('')).toBe(`${stringifyJson(empty, { indent: 2 })}\n`)
   })
 })
 

@@ -1,0 +1,59 @@
+/**
+ * The end of every command's `--help`: examples, the environment variables it reads, and its exit
+ * codes (the same table as docs/cli.md, from {@link exitCodes}).
+ */
+import { exitCodes } from './exit-codes.js'
+
+const exitMeanings: Record<keyof typeof exitCodes, string> = {
+  ok: 'done, every result complete',
+  internal: 'an unexpected error',
+  usage: 'a wrong command line',
+  input: 'a wrong input (file, address, options, proposal, an RPC of another chain)',
+  source: 'a service or the RPC failed or could not be reached',
+  block: 'the snapshot block cannot be read',
+  policy: 'the audit is complete, but more voters are unverified than --fail-if-unverified-share allows',
+}
+
+/** The sources' variables, shared by score, verify and audit. */
+export const sourceVariables: [string, string][] = [
+  ['PERSONHOOD_RPC_URL', "JSON-RPC of the network (--rpc wins)"],
+  ['HUMAN_ID_RPC_URL', 'JSON-RPC of Optimism, where Human ID lives (--hub-chain-rpc wins)'],
+  ['PASSPORT_API_KEY, PERSONHOOD_API_KEY', 'Passport API key'],
+  ['PASSPORT_SCORER_ID, PERSONHOOD_SCORER_ID', 'Passport scorer'],
+  ['PASSPORT_API_TIER, PERSONHOOD_API_TIER', 'the key tier, 1-4 (how fast requests may go; default 1)'],
+  ['PASSPORT_API_URL, PERSONHOOD_BASE_URL', 'Passport host (--passport-url wins)'],
+  ['HUMAN_ID_API_URL, PERSONHOOD_HUMAN_ID_URL', 'Human ID API (--human-id-url wins)'],
+  ['ATTESTATION_INDEX_URL, PERSONHOOD_ATTESTATION_INDEX_URL', 'attestation index (--index-url wins)'],
+]
+
+/** Variables of the terminal's output. */
+export const terminalVariables: [string, string][] = [
+  ['NO_COLOR', 'set (not empty): no colour'],
+  ['FORCE_COLOR', 'colour even when the output is not a terminal (0: never)'],
+]
+
+/** Parameters of {@link helpFooter}. */
+export type HelpFooterParameters = {
+  examples: [string, string][]
+  variables: [string, string][]
+  /** The exit codes the command can end with. */
+  exits: (keyof typeof exitCodes)[]
+}
+
+/** The text after a command's options in its `--help`. */
+export function helpFooter({ examples, variables, exits }: HelpFooterParameters): string {
+  const width = Math.max(...variables.map(([name]) => name.length), 0)
+  return [
+    '',
+    'Examples:',
+    ...examples.flatMap(([what, command]) => [`  # ${what}`, `  $ ${command}`]),
+    '',
+    'Environment:',
+    ...(variables.length ? variables.map(([name, meaning]) => `  ${name.padEnd(width)}  ${meaning}`) : ['  none']),
+    '',
+    'Exit codes:',
+    ...exits.map((name) => `  ${exitCodes[name]}  ${exitMeanings[name]}`),
+    '',
+    'Options marked (required) must be given. Every option, variable and code: docs/cli.md',
+  ].join('\n')
+}

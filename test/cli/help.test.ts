@@ -1,0 +1,43 @@
+import { describe, expect, test } from 'vitest'
+import { createProgram } from '../../src/cli/main.js'
+import { exitCodes } from '../../src/cli/exit-codes.js'
+
+/** A command's whole `--help` text, as commander prints it (the text after the options included). */
+function helpOf(name: string): string {
+  const program = createProgram()
+  const command = program.commands.find((item) => item.name() === name)!
+  let text = ''
+  command.configureOutput({ writeOut: (chunk) => (text += chunk), writeErr: (chunk) => (text += chunk) })
+  command.outputHelp()
+  return text
+}
+
+describe('every command’s --help', () => {
+  for (const name of ['serve', 'strategy-server', 'demo', 'score', 'verify', 'audit']) {
+    test(`${name}: examples, environment, exit codes`, () => {
+      const help = helpOf(name)
+      expect(help).toContain('Examples:')
+      expect(help).toMatch(new RegExp(`\\$ personhood ${name}\\b`))
+      expect(help).toContain('Environment:')
+      expect(help).toContain('Exit codes:')
+      expect(help).toMatch(/^ {2}0 {2}done/m)
+    })
+  }
+
+  test('audit lists every exit code it can end with, as exit-codes.ts numbers them', () => {
+    const codes = [...helpOf('audit').matchAll(/^ {2}(\d) {2}/gm)].map((match) => Number(match[1]))
+    expect(codes).toEqual(Object.values(exitCodes))
+  })
+
+  test('required options are marked, and each network default is said', () => {
+    const score = helpOf('score')
+    for (const flag of ['--strategy', '--network', '--snapshot', '--addresses']) expect(score).toMatch(new RegExp(`${flag} <[^>]+>\\s+\\(required\\)`))
+    expect(helpOf('audit')).toContain('(required: this or --proposal)')
+    expect(helpOf('audit').replace(/\s+/g, ' ')).toContain("(default: the proposal's network, else 1: Ethereum)")
+    expect(helpOf('verify').replace(/\s+/g, ' ')).toContain('(default: "10")')
+  })
+
+  test('commands that print a summary name NO_COLOR', () => {
+    for (const name of ['verify', 'audit']) expect(helpOf(name)).toContain('NO_COLOR')
+  })
+})
