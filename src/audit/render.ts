@@ -7,7 +7,7 @@ import { methodLabel } from './charts.js'
 import { renderGatedOutcomeLines, renderGatedOutcomeMarkdown } from './gated.js'
 export { renderAuditHtml } from './html.js'
 import { escapeMarkdown, sanitizeTerminal } from '../utils/sanitize.js'
-import type { Colours } from '../cli/colour.js'
+import type { Colours } from '../utils/colour.js'
 import type { AuditResult, AuditSummary, AuditVoter } from './types.js'
 
 function formatPower(value: number): string {

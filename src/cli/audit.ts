@@ -13,7 +13,7 @@ import { createSnapshotHubClient, defaultSnapshotHubUrl, type SnapshotProposal }
 import { readHumanGatedAudit, summarizeGatedOutcome } from '../audit/gated.js'
 import { createStrategyJudge } from '../audit/judge.js'
 import { renderAuditSummaryTable } from '../audit/render.js'
-import type { Colours } from './colour.js'
+import type { Colours } from '../utils/colour.js'
 import { auditFiles, checkOutputFolder, runAudit, writeAuditOutputs } from '../audit/run.js'
 import { createHistoryStampReader } from '../audit/stamps.js'
 import type { AuditResult, AuditRun } from '../audit/types.js'

@@ -14,7 +14,7 @@ import { findStrategyDefinition } from '../strategy/registry.js'
 import { parseSnapshot, resolveSnapshot, type ResolvedSnapshot } from '../strategy/snapshot.js'
 import { parseAddress } from '../utils/parse.js'
 import { checkBlockTime, checkCommandChains, commandProvider, commandStrategyContext, type CommandEnvironment, type SourceFlags } from './context.js'
-import type { Colours } from './colour.js'
+import type { Colours } from '../utils/colour.js'
 
 /** Options of {@link runVerifyCommand}. */
 export type VerifyCommandOptions = SourceFlags & {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { renderAuditSummaryTable } from '../../src/audit/render.js'
-import { createColours } from '../../src/cli/colour.js'
+import { createColours } from '../../src/utils/colour.js'
 import { colourVerifyLine } from '../../src/cli/verify.js'
 import { sampleAudit } from '../audit/fixtures.js'
 
