@@ -503,9 +503,9 @@ export async function verifyHumans(
     }
     const size = 96 + voters.length * perVoter + pairs.length;
     if (data.length !== 2 + size * 2) {
-      const got = data.length;
+      const [got, want] = [data.length, size * 2];
       throw new Error(
-        `human-id: the reader on chain ${hubNetwork} answered ${got} hex digits, not ${size * 2}`
+        `human-id: the reader on chain ${hubNetwork} answered ${got} hex digits, not ${want}`
       );
     }
     return data;
