@@ -31,15 +31,17 @@ const ZERO = '0x0000000000000000000000000000000000000000';
 // One eth_call of the reader sends at most 49,152 bytes and returns at most
 // 24,576 (a node refuses more: the limits on a contract's creation code and
 // size), and is planned under 45M gas (geth's eth_call cap is 50M). Gas per
-// voter: the dearest case measured on the local chain (an SBT that getSBT
-// returns but that fails, then every fallback read: README) and a tenth more.
+// voter: the dearer of holding a valid SBT and holding none, measured on the
+// local chain (README), and a tenth more. A voter whose SBT getSBT returns but
+// fails costs more (every fallback runs); a chunk of mostly such voters can
+// run out of gas, and is then read again in two halves.
 const MAX_BYTES = 24576;
 const MAX_INPUT = 49152;
 const MAX_GAS = 45000000;
 const GAS_CALL = 300000;
 const PARALLEL = 3;
 const GAS_ATTESTATION = 54000;
-const GAS_SBT = { 'gov-id': 59000, phone: 32000, biometrics: 28000 };
+const GAS_SBT = { 'gov-id': 35000, phone: 25000, biometrics: 25000 };
 
 // Compiled from ./reader.sol by `npm run strategies:reader` (solc 0.8.28,
 // optimizer 200 runs, EVM cancun); a test compiles it and compares the bytes.
@@ -431,6 +433,14 @@ export async function verifyHumans(
 
   // Chunks of voters, with their attestations, within one call's limits.
   const gasPerVoter = sbts.reduce((sum, c) => sum + GAS_SBT[c], 0);
+  const plan = (chunk: Chunk) => {
+    chunk.gas = GAS_CALL + chunk.voters.length * gasPerVoter;
+    chunk.gas += chunk.pairs.length * GAS_ATTESTATION;
+    chunk.bytes = 96 + chunk.voters.length * perVoter + chunk.pairs.length;
+    chunk.input = readerCode.length / 2 + 1024;
+    chunk.input += chunk.voters.length * 20 + chunk.pairs.length * 10;
+    return chunk;
+  };
   const chunks: Chunk[] = [];
   const empty = (): Chunk => ({
     voters: [],
@@ -459,15 +469,11 @@ export async function verifyHumans(
     }
     chunk.voters.push(voter);
     for (const id of mine) chunk.pairs.push([id as bigint, voter]);
-    chunk.gas = GAS_CALL + chunk.voters.length * gasPerVoter;
-    chunk.gas += chunk.pairs.length * GAS_ATTESTATION;
-    chunk.bytes = 96 + chunk.voters.length * perVoter + chunk.pairs.length;
-    chunk.input = readerCode.length / 2 + 1024;
-    chunk.input += chunk.voters.length * 20 + chunk.pairs.length * 10;
+    plan(chunk);
   }
   chunks.push(chunk);
 
-  const call = async (chunk: Chunk, at: number | string) => {
+  const read = async (chunk: Chunk, at: number | string, which: string) => {
     const { voters, pairs } = chunk;
     const hex = (value, digits: number) =>
       value.toString(16).padStart(digits, '0');
@@ -495,20 +501,56 @@ export async function verifyHumans(
       if (inner?.code === 'TIMEOUT') {
         cause = `no answer within the provider's ${inner.timeout} ms`;
       }
-      const which = `${chunks.indexOf(chunk) + 1} of ${chunks.length}`;
-      const plan = `${voters.length} voters, ${pairs.length} attestations, planned ${chunk.gas} gas, ${chunk.input} bytes sent, ${chunk.bytes} returned`;
-      throw new Error(
-        `human-id: the reader call ${which} (${plan}) on chain ${hubNetwork} at block ${at} failed: ${cause}`
+      const planned = `${voters.length} voters, ${pairs.length} attestations, planned ${chunk.gas} gas, ${chunk.input} bytes sent, ${chunk.bytes} returned`;
+      const error: any = new Error(
+        `human-id: the reader call ${which} (${planned}) on chain ${hubNetwork} at block ${at} failed: ${cause}`
       );
+      error.gas = /gas/i.test(String(cause));
+      throw error;
     }
     const size = 96 + voters.length * perVoter + pairs.length;
     if (data.length !== 2 + size * 2) {
       const [got, want] = [data.length, size * 2];
-      throw new Error(
-        `human-id: the reader on chain ${hubNetwork} answered ${got} hex digits, not ${want}`
+      const error: any = new Error(
+        `human-id: the reader call ${which} on chain ${hubNetwork} answered ${got} hex digits, not ${want}`
       );
+      // A node may answer a creation that ran out of gas with nothing.
+      error.gas = data === '0x';
+      throw error;
     }
     return data;
+  };
+  // A chunk whose voters cost more gas than planned (most hold an SBT that
+  // fails, so every fallback runs) is read again once, in two halves.
+  const call = async (chunk: Chunk, at: number | string) => {
+    const which = `${chunks.indexOf(chunk) + 1} of ${chunks.length}`;
+    try {
+      return await read(chunk, at, which);
+    } catch (err: any) {
+      if (!err.gas || chunk.voters.length < 2) throw err;
+    }
+    const middle = Math.ceil(chunk.voters.length / 2);
+    const [a, b] = [
+      chunk.voters.slice(0, middle),
+      chunk.voters.slice(middle)
+    ].map(voters => {
+      const half = empty();
+      voters.forEach(voter => {
+        half.voters.push(voter);
+        half.pairs.push(...chunk.pairs.filter(p => p[1] === voter));
+      });
+      return plan(half);
+    });
+    const first = await read(a, at, `${which}, first half`);
+    const then = at === 'latest' ? Number(word(first, 1)) : at;
+    const second = await read(b, then, `${which}, second half`);
+    const cut = (data: string, half: Chunk) => [
+      data.slice(194, 194 + half.voters.length * perVoter * 2),
+      data.slice(194 + half.voters.length * perVoter * 2)
+    ];
+    const [votersA, pairsA] = cut(first, a);
+    const [votersB, pairsB] = cut(second, b);
+    return first.slice(0, 194) + votersA + votersB + pairsA + pairsB;
   };
   // Every chunk reads the same block: 'latest' is pinned by the first call.
   const at = blockTag === 'latest' ? 'latest' : Number(blockTag);

@@ -253,13 +253,13 @@ describe('strategies/human-id reader', () => {
     }
   })
 
-  it('1,200 voters: chunks under the gas plan (4 calls at one block), verdicts still equal to the library', async () => {
+  it('1,200 voters: chunks under the gas plan (3 calls at one block), verdicts still equal to the library', async () => {
     const { verifyHumans } = await load()
     const addresses = [...Array.from({ length: 600 }, () => freshAddress()), ...story.map((entry) => entry.address)]
     while (addresses.length < 1_200) addresses.push(freshAddress())
     resetCounts()
     const ours = await verifyHumans('10', new StaticProvider(counted(chain.provider) as never, 10), addresses, { credentials: ['gov-id', 'phone', 'biometrics'] }, Number(snapshot))
-    expect(requests).toEqual({ rpc: { eth_call: 4 }, index: 0, snapshots: 0 })
+    expect(requests).toEqual({ rpc: { eth_call: 3 }, index: 0, snapshots: 0 })
     const theirs = await verifyCredentials({
       client: createPublicClient({ transport: custom(chain.provider) }),
       network: 10,
@@ -309,17 +309,34 @@ describe('strategies/human-id reader', () => {
     try {
       const provider = new StaticJsonRpcProvider({ url: `http://127.0.0.1:${port}`, timeout: 15_000 }, 10)
       const failure = await verifyHumans('10', provider, addresses, { credentials: ['gov-id', 'phone', 'biometrics'] }, Number(snapshot)).catch((error: Error) => error)
-      // 7 chunks: the first (it pins the block), then the next three together, whose last hangs.
+      // 5 chunks: the first (it pins the block), then the next three together, whose last hangs.
       expect(calls).toBe(4)
       expect(most).toBe(3)
       expect((failure as Error).message).toMatch(
-        /^human-id: the reader call 4 of 7 \(\d+ voters, 0 attestations, planned \d+ gas, \d+ bytes sent, \d+ returned\) on chain 10 at block \d+ failed: no answer within the provider's 15000 ms$/,
+        /^human-id: the reader call 4 of 5 \(\d+ voters, 0 attestations, planned \d+ gas, \d+ bytes sent, \d+ returned\) on chain 10 at block \d+ failed: no answer within the provider's 15000 ms$/,
       )
     } finally {
       server.closeAllConnections()
       server.close()
     }
   }, 180_000)
+
+  it('a chunk that runs out of gas is read again once, in two halves, with the same verdicts', async () => {
+    const { verifyHumans } = await load()
+    const addresses = story.map((entry) => entry.address)
+    const whole = await verifyHumans('10', new StaticProvider(chain.provider as never, 10), addresses, { credentials }, Number(snapshot))
+    let calls = 0
+    const outOfGas = {
+      request: async (args: { method: string; params?: unknown }) => {
+        if (args.method === 'eth_call' && ++calls === 1) throw new Error('gas required exceeds allowance (50000000)')
+        return chain.provider.request(args as never)
+      },
+    }
+    const halves = await verifyHumans('10', new StaticProvider(outOfGas as never, 10), addresses, { credentials }, Number(snapshot))
+    expect(calls).toBe(3)
+    expect(halves).toEqual(whole)
+    expect(Object.values(whole.voters).some((voter) => voter.credentials['clean-hands']?.valid)).toBe(true)
+  })
 
   it('a single voter costs 2 requests with clean hands (the recipient listing, one eth_call), 1 without', async () => {
     const { strategy } = await load()
