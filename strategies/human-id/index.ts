@@ -32,7 +32,7 @@ const ZERO = '0x0000000000000000000000000000000000000000';
 // 24,576 (a node refuses more: the limits on a contract's creation code and
 // size), and is planned under 45M gas (geth's eth_call cap is 50M). Gas per
 // voter: the dearer of holding a valid SBT and holding none, measured on the
-// local chain (README), and a tenth more. A voter whose SBT getSBT returns but
+// local chain (README), and a twentieth more. A voter whose SBT getSBT returns but
 // fails costs more (every fallback runs); a chunk of mostly such voters can
 // run out of gas, and is then read again in two halves.
 const MAX_BYTES = 24576;
@@ -40,8 +40,8 @@ const MAX_INPUT = 49152;
 const MAX_GAS = 45000000;
 const GAS_CALL = 300000;
 const PARALLEL = 3;
-const GAS_ATTESTATION = 54000;
-const GAS_SBT = { 'gov-id': 35000, phone: 25000, biometrics: 25000 };
+const GAS_ATTESTATION = 51000;
+const GAS_SBT = { 'gov-id': 34000, phone: 24000, biometrics: 24000 };
 
 // Compiled from ./reader.sol by `npm run strategies:reader` (solc 0.8.28,
 // optimizer 200 runs, EVM cancun); a test compiles it and compares the bytes.
