@@ -87,6 +87,14 @@ await perVoter('phone: nothing (getSBT reverts, sbtOwners, permanent store)', ['
 await perVoter('biometrics: valid SBT', ['biometrics'], (voter) => chain.issueSBT(voter, 'biometrics', { expiry: future }))
 await perVoter('biometrics: nothing (getSBT reverts, sbtOwners)', ['biometrics'], async () => {})
 await perVoter('gov-id + phone + biometrics: nothing', ['gov-id', 'phone', 'biometrics'], async () => {})
+// The dearest voters: an SBT that getSBT returns but that fails (expired), so every fallback read runs too.
+const past = timestamp - 1n
+await perVoter('gov-id: expired SBT, expired zk-passport SBT, permanent store', ['gov-id'], async (voter) => {
+  await chain.issueSBT(voter, 'gov-id', { expiry: past })
+  await chain.issueSBT(voter, 'zk-passport', { expiry: past })
+})
+await perVoter('phone: expired SBT, permanent store', ['phone'], (voter) => chain.issueSBT(voter, 'phone', { expiry: past }))
+await perVoter('biometrics: expired SBT', ['biometrics'], (voter) => chain.issueSBT(voter, 'biometrics', { expiry: past }))
 
 // Clean hands: per attestation confirmed (getAttestation of a stored attestation, recipient parsed).
 let id = 0x10000n

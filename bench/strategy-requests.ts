@@ -9,6 +9,7 @@
  *
  *   npx tsx bench/strategy-requests.ts                      # VOTERS=1,500,10000
  *   VOTERS=1,500 STRATEGIES=human-id npx tsx bench/strategy-requests.ts
+ *   VOTERS=10000 STRATEGIES=human-id SETS='gov-id;all four' npx tsx bench/strategy-requests.ts
  */
 import { join } from 'node:path'
 import { getAddress, keccak256, toHex } from 'viem'
@@ -20,6 +21,7 @@ import { servings } from '../test/strategies/servings.js'
 
 const voterCounts = (process.env.VOTERS ?? '1,500,10000').split(',').map(Number)
 const only = process.env.STRATEGIES?.split(',')
+const onlySets = process.env.SETS?.split(';')
 const allFour = ['gov-id', 'phone', 'biometrics', 'clean-hands']
 
 /** The option sets measured per strategy: a label (credential set or mode) and the params. */
@@ -85,7 +87,7 @@ for (const name of names) {
   try {
     for (const network of ['10', '1']) {
       const snapshot = Number(await server.latestBlock(network)) - 100
-      for (const { label, params } of optionSets[name]!) {
+      for (const { label, params } of optionSets[name]!.filter((set) => !onlySets || onlySets.includes(set.label))) {
         for (const count of voterCounts) {
           const addresses = voters(server, count)
           const api = build.load()

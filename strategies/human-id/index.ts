@@ -1,6 +1,5 @@
 import { defaultAbiCoder } from '@ethersproject/abi';
 import { getAddress } from '@ethersproject/address';
-import { customFetch, getProvider, getSnapshots } from '../../utils';
 import {
   checkCleanHandsRow,
   checkOnchainCleanHandsAttestation,
@@ -17,6 +16,7 @@ import {
   permanentStores,
   signProtocolAddress
 } from './rules';
+import { customFetch, getProvider, getSnapshots } from '../../utils';
 
 export const author = 'personhood-dao';
 export const version = '1.0.0';
@@ -31,14 +31,17 @@ const ZERO = '0x0000000000000000000000000000000000000000';
 // One eth_call of the reader sends at most 49,152 bytes and returns at most
 // 24,576 (a node refuses more: the limits on a contract's creation code and
 // size), and is planned under 45M gas (geth's eth_call cap is 50M). Gas per
-// voter: the worst case measured on the local chain (README), with a quarter
-// more for proxies and storage layouts on the real chain.
+// voter: the dearer of holding a valid SBT and holding none, measured on the
+// local chain (README), and a twentieth more. A voter whose SBT getSBT returns but
+// fails costs more (every fallback runs); a chunk of mostly such voters can
+// run out of gas, and is then read again in two halves.
 const MAX_BYTES = 24576;
 const MAX_INPUT = 49152;
 const MAX_GAS = 45000000;
 const GAS_CALL = 300000;
-const GAS_ATTESTATION = 62000;
-const GAS_SBT = { 'gov-id': 40000, phone: 23000, biometrics: 19000 };
+const PARALLEL = 3;
+const GAS_ATTESTATION = 51000;
+const GAS_SBT = { 'gov-id': 34000, phone: 24000, biometrics: 24000 };
 
 // Compiled from ./reader.sol by `npm run strategies:reader` (solc 0.8.28,
 // optimizer 200 runs, EVM cancun); a test compiles it and compares the bytes.
@@ -129,8 +132,10 @@ async function indexPage(url: string, page: number, recipient?: string) {
   let response;
   try {
     response = await customFetch(where, {}, 20000);
-  } catch (e: any) {
-    throw new Error(`human-id: attestation index ${url}: ${e?.message ?? e}`);
+  } catch (err: any) {
+    throw new Error(
+      `human-id: attestation index ${url}: ${err?.message ?? err}`
+    );
   }
   const body = response.ok ? await response.json().catch(() => null) : null;
   const data = body?.data;
@@ -177,8 +182,13 @@ async function listing(url: string, voters: number): Promise<Row[] | null> {
   } else {
     const reads = Math.min(first.pages - 1, voters);
     if (reads > MAX_INDEX_READS) {
+      const [needed, total, most] = [
+        reads + 1,
+        first.total,
+        MAX_INDEX_READS + 1
+      ];
       throw new Error(
-        `human-id: clean hands for ${voters} voters needs ${reads + 1} requests to the attestation index (its listing holds ${first.total} attestations); a call makes at most ${MAX_INDEX_READS + 1}. Ask for fewer voters, or serve the strategy from the personhood strategy server (docs/strategy-server.md), which keeps the listing`
+        `human-id: clean hands for ${voters} voters needs ${needed} requests to the attestation index (its listing holds ${total} attestations); a call makes at most ${most}. Ask for fewer voters, or serve the strategy from the personhood strategy server (docs/strategy-server.md), which keeps the listing`
       );
     }
     if (first.pages - 1 > voters) return null;
@@ -362,7 +372,14 @@ function judgeCleanHands(voter, rows: Row[], onchain, at: bigint) {
   return { valid: best.reason === 'valid', reason: best.reason };
 }
 
-type Chunk = { voters: string[]; pairs: [bigint, string][] };
+type Chunk = {
+  voters: string[];
+  pairs: [bigint, string][];
+  // The plan: gas, bytes sent and bytes returned.
+  gas: number;
+  input: number;
+  bytes: number;
+};
 
 /**
  * Per voter (checksummed), whether the asked Human ID credentials match at the
@@ -388,9 +405,10 @@ export async function verifyHumans(
     let blocks;
     try {
       blocks = await getSnapshots(network, snapshot, provider, [hubNetwork]);
-    } catch (e: any) {
+    } catch (err: any) {
+      const cause = err?.message ?? err;
       throw new Error(
-        `human-id: getSnapshots (blockfinder) failed to map block ${snapshot} of network ${network} to network ${hubNetwork}: ${e?.message ?? e}`
+        `human-id: getSnapshots (blockfinder) failed to map block ${snapshot} of network ${network} to network ${hubNetwork}: ${cause}`
       );
     }
     blockTag = blocks?.[hubNetwork];
@@ -414,8 +432,24 @@ export async function verifyHumans(
     : {};
 
   // Chunks of voters, with their attestations, within one call's limits.
+  const gasPerVoter = sbts.reduce((sum, c) => sum + GAS_SBT[c], 0);
+  const plan = (chunk: Chunk) => {
+    chunk.gas = GAS_CALL + chunk.voters.length * gasPerVoter;
+    chunk.gas += chunk.pairs.length * GAS_ATTESTATION;
+    chunk.bytes = 96 + chunk.voters.length * perVoter + chunk.pairs.length;
+    chunk.input = readerCode.length / 2 + 1024;
+    chunk.input += chunk.voters.length * 20 + chunk.pairs.length * 10;
+    return chunk;
+  };
   const chunks: Chunk[] = [];
-  let chunk: Chunk = { voters: [], pairs: [] };
+  const empty = (): Chunk => ({
+    voters: [],
+    pairs: [],
+    gas: 0,
+    input: 0,
+    bytes: 0
+  });
+  let chunk = empty();
   for (const voter of voters) {
     const ids = (rows[voter.toLowerCase()] ?? []).map(attestationId);
     const mine = [...new Set(ids.filter(id => id !== undefined))];
@@ -425,22 +459,22 @@ export async function verifyHumans(
     const input =
       readerCode.length / 2 + 1024 + voterCount * 20 + pairCount * 10;
     const gas =
-      GAS_CALL +
-      voterCount * sbts.reduce((sum, c) => sum + GAS_SBT[c], 0) +
-      pairCount * GAS_ATTESTATION;
+      GAS_CALL + voterCount * gasPerVoter + pairCount * GAS_ATTESTATION;
     if (
       chunk.voters.length > 0 &&
       (bytes > MAX_BYTES || input > MAX_INPUT || gas > MAX_GAS)
     ) {
       chunks.push(chunk);
-      chunk = { voters: [], pairs: [] };
+      chunk = empty();
     }
     chunk.voters.push(voter);
     for (const id of mine) chunk.pairs.push([id as bigint, voter]);
+    plan(chunk);
   }
   chunks.push(chunk);
 
-  const call = async ({ voters, pairs }: Chunk, at: number | string) => {
+  const read = async (chunk: Chunk, at: number | string, which: string) => {
+    const { voters, pairs } = chunk;
     const hex = (value, digits: number) =>
       value.toString(16).padStart(digits, '0');
     const args = defaultAbiCoder.encode(READER_ARGS, [
@@ -459,24 +493,76 @@ export async function verifyHumans(
     let data: string;
     try {
       data = await hubProvider.call({ data: readerCode + args.slice(2) }, at);
-    } catch (e: any) {
-      throw new Error(
-        `human-id: Human ID contracts on chain ${hubNetwork} at block ${at} failed: ${e?.reason ?? e?.message ?? e}`
+    } catch (err: any) {
+      // ethers names every failed eth_call "missing revert data in call
+      // exception", a timeout too: what happened is in its `error`.
+      const inner = err?.error;
+      let cause = inner?.reason ?? inner?.message ?? err?.message ?? err;
+      if (inner?.code === 'TIMEOUT') {
+        cause = `no answer within the provider's ${inner.timeout} ms`;
+      }
+      const planned = `${voters.length} voters, ${pairs.length} attestations, planned ${chunk.gas} gas, ${chunk.input} bytes sent, ${chunk.bytes} returned`;
+      const error: any = new Error(
+        `human-id: the reader call ${which} (${planned}) on chain ${hubNetwork} at block ${at} failed: ${cause}`
       );
+      error.gas = /gas/i.test(String(cause));
+      throw error;
     }
     const size = 96 + voters.length * perVoter + pairs.length;
     if (data.length !== 2 + size * 2) {
-      throw new Error(
-        `human-id: the reader on chain ${hubNetwork} answered ${data.length} hex digits, not ${size * 2}`
+      const [got, want] = [data.length, size * 2];
+      const error: any = new Error(
+        `human-id: the reader call ${which} on chain ${hubNetwork} answered ${got} hex digits, not ${want}`
       );
+      // A node may answer a creation that ran out of gas with nothing.
+      error.gas = data === '0x';
+      throw error;
     }
     return data;
+  };
+  // A chunk whose voters cost more gas than planned (most hold an SBT that
+  // fails, so every fallback runs) is read again once, in two halves.
+  const call = async (chunk: Chunk, at: number | string) => {
+    const which = `${chunks.indexOf(chunk) + 1} of ${chunks.length}`;
+    try {
+      return await read(chunk, at, which);
+    } catch (err: any) {
+      if (!err.gas || chunk.voters.length < 2) throw err;
+    }
+    const middle = Math.ceil(chunk.voters.length / 2);
+    const [a, b] = [
+      chunk.voters.slice(0, middle),
+      chunk.voters.slice(middle)
+    ].map(voters => {
+      const half = empty();
+      voters.forEach(voter => {
+        half.voters.push(voter);
+        half.pairs.push(...chunk.pairs.filter(p => p[1] === voter));
+      });
+      return plan(half);
+    });
+    const first = await read(a, at, `${which}, first half`);
+    const then = at === 'latest' ? Number(word(first, 1)) : at;
+    const second = await read(b, then, `${which}, second half`);
+    const cut = (data: string, half: Chunk) => [
+      data.slice(194, 194 + half.voters.length * perVoter * 2),
+      data.slice(194 + half.voters.length * perVoter * 2)
+    ];
+    const [votersA, pairsA] = cut(first, a);
+    const [votersB, pairsB] = cut(second, b);
+    return first.slice(0, 194) + votersA + votersB + pairsA + pairsB;
   };
   // Every chunk reads the same block: 'latest' is pinned by the first call.
   const at = blockTag === 'latest' ? 'latest' : Number(blockTag);
   const first = await call(chunks[0], at);
   const number = Number(word(first, 1));
-  const rest = await Promise.all(chunks.slice(1).map(c => call(c, number)));
+  // At most PARALLEL calls at once: a node runs calls of tens of millions of
+  // gas one after another, and snapshot.js's provider gives each 25 s.
+  const rest: string[] = [];
+  for (let i = 1; i < chunks.length; i += PARALLEL) {
+    const group = chunks.slice(i, i + PARALLEL);
+    rest.push(...(await Promise.all(group.map(c => call(c, number)))));
+  }
   const block = {
     chainId: Number(word(first, 2)),
     number,

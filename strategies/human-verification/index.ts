@@ -108,11 +108,9 @@ export async function strategy(
   return Object.fromEntries(
     addresses.map(address => {
       const voter = voters[getAddress(address)];
-      const score = !voter.eligible
-        ? 0
-        : voter.method === 'passport'
-          ? passportScore
-          : verifiedScore;
+      if (!voter.eligible) return [getAddress(address), 0];
+      const passport = voter.method === 'passport';
+      const score = passport ? passportScore : verifiedScore;
       return [getAddress(address), score];
     })
   );

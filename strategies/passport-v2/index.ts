@@ -1,10 +1,10 @@
 import { getAddress } from '@ethersproject/address';
-import { customFetch } from '../../utils';
 import {
   checkPassportScore,
   defaultPassportThreshold,
   passportVerdictValue
 } from './rules';
+import { customFetch } from '../../utils';
 
 export const author = 'personhood-dao';
 export const version = '1.0.0';
@@ -100,7 +100,8 @@ function judge(
   // A v2 record (A1, A2) carries its threshold and expiry; a v1 row (C4) its expiry date, and a
   // binary scorer's row its score and threshold in `evidence`.
   const v2 = 'passing_score' in record;
-  const raw = v2 ? record.score : (record.evidence?.rawScore ?? record.score);
+  let raw = v2 ? record.score : record.evidence?.rawScore;
+  if (!v2 && (raw === null || raw === undefined)) raw = record.score;
   const score = raw === null || raw === undefined ? null : String(raw);
   const recorded = v2 ? record.threshold : record.evidence?.threshold;
   const judged =
@@ -187,17 +188,14 @@ export async function passportVerdicts(
     let response;
     try {
       response = await customFetch(`${base}${path}`, { headers }, TIMEOUT);
-    } catch (error) {
-      throw new Error(`${name}: ${source} failed: ${message(error)}`);
+    } catch (err) {
+      throw new Error(`${name}: ${source} failed: ${message(err)}`);
     }
     if (tolerate.includes(response.status)) return response.status;
     if (!response.ok) {
-      const hint =
-        response.status === 401
-          ? ' (check PASSPORT_API_KEY)'
-          : response.status === 404
-            ? ` (is scorer ${scorerId} yours?)`
-            : '';
+      let hint = '';
+      if (response.status === 401) hint = ' (check PASSPORT_API_KEY)';
+      if (response.status === 404) hint = ` (is scorer ${scorerId} yours?)`;
       throw new Error(
         `${name}: ${source} answered HTTP ${response.status}${hint}`
       );
@@ -322,12 +320,8 @@ export async function passportVerdicts(
       );
       if (body === 403) return void denied.push(address);
       // The spec answers { items: [...] }, the public service one score object; 404: no score then.
-      const record: Row | null =
-        body === 404
-          ? null
-          : Array.isArray(body.items)
-            ? (body.items[0] ?? null)
-            : body;
+      let record: Row | null = body === 404 ? null : body;
+      if (record && Array.isArray(body.items)) record = body.items[0] ?? null;
       const scoredAt = record?.last_score_timestamp
         ? Date.parse(record.last_score_timestamp)
         : NaN;
@@ -392,9 +386,9 @@ export async function snapshotTime(provider, snapshot, name = 'passport-v2') {
   let block;
   try {
     block = await provider.getBlock(tag);
-  } catch (error) {
+  } catch (err) {
     throw new Error(
-      `${name}: reading block ${snapshot} failed: ${message(error)}`
+      `${name}: reading block ${snapshot} failed: ${message(err)}`
     );
   }
   if (!block) throw new Error(`${name}: block ${snapshot} does not exist`);

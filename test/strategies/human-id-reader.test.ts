@@ -11,7 +11,8 @@
  * `getProvider` is an ethers v5 provider on the local chain, `customFetch` reaches the index app,
  * and every request is counted.
  */
-import { Web3Provider } from '@ethersproject/providers'
+import { StaticJsonRpcProvider, Web3Provider } from '@ethersproject/providers'
+import { createServer } from 'node:http'
 import { createPublicClient, custom, type Address } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { optimismNetwork } from '../../src/chain/constants.js'
@@ -276,6 +277,67 @@ describe('strategies/human-id reader', () => {
     )
   }, 180_000)
 
+  it('many chunks: at most 3 reader calls at once, and a call that fails names its chunk, its gas and bytes, and what the node did', async () => {
+    // snapshot.js's provider gives a call 25 s; a node runs calls of tens of millions of gas one
+    // after another, so the folder must not send every chunk at once (at 10,000 voters the last
+    // ones timed out, and ethers calls a timed-out eth_call "missing revert data").
+    const { verifyHumans } = await load()
+    const addresses = Array.from({ length: 2_300 }, () => freshAddress())
+    let inFlight = 0
+    let most = 0
+    let calls = 0
+    const server = createServer((incoming, outgoing) => {
+      let body = ''
+      incoming.on('data', (part) => (body += part))
+      incoming.on('end', async () => {
+        const { id, method, params } = JSON.parse(body) as { id: number; method: string; params: unknown[] }
+        const isCall = method === 'eth_call'
+        if (isCall) most = Math.max(most, ++inFlight)
+        if (isCall && ++calls === 4) return // the fourth call never answers: the provider times out
+        try {
+          const result = await chain.provider.request({ method, params } as never)
+          outgoing.end(JSON.stringify({ jsonrpc: '2.0', id, result }))
+        } catch (error) {
+          outgoing.end(JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32603, message: (error as Error).message } }))
+        } finally {
+          if (isCall) inFlight--
+        }
+      })
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const { port } = server.address() as { port: number }
+    try {
+      const provider = new StaticJsonRpcProvider({ url: `http://127.0.0.1:${port}`, timeout: 15_000 }, 10)
+      const failure = await verifyHumans('10', provider, addresses, { credentials: ['gov-id', 'phone', 'biometrics'] }, Number(snapshot)).catch((error: Error) => error)
+      // 5 chunks: the first (it pins the block), then the next three together, whose last hangs.
+      expect(calls).toBe(4)
+      expect(most).toBe(3)
+      expect((failure as Error).message).toMatch(
+        /^human-id: the reader call 4 of 5 \(\d+ voters, 0 attestations, planned \d+ gas, \d+ bytes sent, \d+ returned\) on chain 10 at block \d+ failed: no answer within the provider's 15000 ms$/,
+      )
+    } finally {
+      server.closeAllConnections()
+      server.close()
+    }
+  }, 180_000)
+
+  it('a chunk that runs out of gas is read again once, in two halves, with the same verdicts', async () => {
+    const { verifyHumans } = await load()
+    const addresses = story.map((entry) => entry.address)
+    const whole = await verifyHumans('10', new StaticProvider(chain.provider as never, 10), addresses, { credentials }, Number(snapshot))
+    let calls = 0
+    const outOfGas = {
+      request: async (args: { method: string; params?: unknown }) => {
+        if (args.method === 'eth_call' && ++calls === 1) throw new Error('gas required exceeds allowance (50000000)')
+        return chain.provider.request(args as never)
+      },
+    }
+    const halves = await verifyHumans('10', new StaticProvider(outOfGas as never, 10), addresses, { credentials }, Number(snapshot))
+    expect(calls).toBe(3)
+    expect(halves).toEqual(whole)
+    expect(Object.values(whole.voters).some((voter) => voter.credentials['clean-hands']?.valid)).toBe(true)
+  })
+
   it('a single voter costs 2 requests with clean hands (the recipient listing, one eth_call), 1 without', async () => {
     const { strategy } = await load()
     const [first] = story.filter((entry) => entry.expected['clean-hands'] === 'valid')
@@ -315,6 +377,11 @@ describe('strategies/human-id reader', () => {
   it('a long listing: few voters read it per voter; a call needing over 51 index requests throws naming the cost', async () => {
     const { timestamp } = await chain.latest()
     const before = rows.length
+    // The listing by schema and attester, as the index answers it: the story's nine rows of the
+    // clean-hands schema (all, valid, shouting, expired, none, revoked, revoked later, impostor,
+    // malformed; not the other schema's) and the 120 others. Nothing left by an earlier test.
+    const inListing = (row: AttestationRow) => row.fullSchemaId === 'onchain_evm_10_0x8' && row.attester.toLowerCase() === attesterLower
+    expect(rows.filter(inListing)).toHaveLength(9 + 120)
     for (let i = 0; i < 5_100; i++) rows.push(indexRow(0x100000n + BigInt(i), freshAddress(), timestamp + day))
     try {
       const { strategy } = await load()
@@ -327,7 +394,8 @@ describe('strategies/human-id reader', () => {
       expect(requests).toEqual({ rpc: { eth_call: 1 }, index: 1 + holders.length, snapshots: 0 })
       const many = Array.from({ length: 60 }, () => freshAddress())
       // The listing: every row of the clean-hands schema.
-      const listed = rows.filter((row) => row.fullSchemaId === 'onchain_evm_10_0x8').length
+      const listed = rows.filter(inListing).length
+      expect(listed).toBe(9 + 120 + 5_100)
       expect(Math.ceil(listed / 100)).toBe(53)
       await expect(strategy('space.eth', '10', provider, many, { credentials: ['clean-hands'] }, Number(snapshot))).rejects.toThrow(
         `human-id: clean hands for 60 voters needs 53 requests to the attestation index (its listing holds ${listed} attestations); a call makes at most 51. Ask for fewer voters, or serve the strategy from the personhood strategy server (docs/strategy-server.md), which keeps the listing`,
@@ -384,7 +452,7 @@ describe('strategies/human-id reader', () => {
     indexDown = false
     chainDown = true
     await expect(strategy('space.eth', '10', provider, addresses, { credentials: ['gov-id'] }, Number(snapshot))).rejects.toThrow(
-      /^human-id: Human ID contracts on chain 10 at block \d+ failed: /,
+      /^human-id: the reader call 1 of 1 \(\d+ voters, 0 attestations, planned \d+ gas, \d+ bytes sent, \d+ returned\) on chain 10 at block \d+ failed: connection refused$/,
     )
     chainDown = false
     blockfinderDown = true
