@@ -20,12 +20,11 @@
 export type HexString = `0x${string}`;
 
 /** The Human ID circuits: one per SBT kind. `zk-passport` also counts for gov-id. */
-export type RuleCircuit =
-  'gov-id' | 'phone' | 'biometrics' | 'clean-hands' | 'zk-passport';
+export type RuleCircuit = RuleIssuerCircuit | 'clean-hands';
 
 /** The circuits whose SBTs carry an issuer in `publicValues[4]`. */
-export type RuleIssuerCircuit =
-  'gov-id' | 'phone' | 'biometrics' | 'zk-passport';
+export type RuleIssuerCircuit = 'gov-id' | 'phone' | 'biometrics' | ZkPassport;
+type ZkPassport = 'zk-passport';
 
 /** The universal action id: uniqueness across every application. */
 export const defaultActionId = 123456789n;
@@ -240,8 +239,8 @@ export function compareDecimals(
  * Why a Passport score passes or not: `valid`; `below-threshold`; `expired` (its expiry is at or
  * before the time judged); `error` (scored with an error); `never-scored`.
  */
-export type PassportReason =
-  'valid' | 'below-threshold' | 'expired' | 'error' | 'never-scored';
+export type PassportReason = 'valid' | PassportFailure | 'never-scored';
+type PassportFailure = 'below-threshold' | 'expired' | 'error';
 
 /** `score >= threshold`, compared exactly as decimals ("19.99999" < "20" <= "20.00000"). */
 export function meetsPassportThreshold(
