@@ -904,7 +904,9 @@ export function applyHumanGate(parameters: ApplyHumanGateParameters): number {
   if (typeof weight !== 'number' || !Number.isFinite(weight) || weight < 0) {
     throw new RuleParameterError(
       'weight',
-      `The human weight must be a finite number of at least 0, got ${String(weight)}.`
+      `The human weight must be a finite number of at least 0, got ${String(
+        weight
+      )}.`
     );
   }
   if (power <= 0 || weight === 0) return 0;

@@ -89,9 +89,11 @@ async function innerPower(
           entry.params ?? {},
           blocks[other]
         );
-      } catch (error) {
+      } catch (err) {
         throw new Error(
-          `${name}: inner strategy ${entry.name} on network ${other} failed: ${message(error)}`
+          `${name}: inner strategy ${
+            entry.name
+          } on network ${other} failed: ${message(err)}`
         );
       }
     })
@@ -156,8 +158,8 @@ export async function strategy(
       const weight = !human?.eligible
         ? 0
         : human.method === 'passport'
-          ? passportScore
-          : 1;
+        ? passportScore
+        : 1;
       const score = applyHumanGate({ power: power[voter], weight, mode, cap });
       return [voter, score];
     })
