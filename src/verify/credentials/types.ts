@@ -13,21 +13,11 @@ import type { MalformedAttestationRow } from '../../schemas/attestation.js'
 import type { SbtReason } from '../sbt.js'
 
 /**
- * Why a credential counts or not. `legacy`: valid through a permanent store (no expiry, no
- * revocation). `none`: nothing found. The others name the check that failed.
+ * Why a credential counts or not: an SBT's reason (the rule's own list, `none` when nothing was
+ * found), `legacy` (valid through a permanent store: no expiry, no revocation), or the clean-hands
+ * checks that failed.
  */
-export type CredentialReason =
-  | 'valid'
-  | 'none'
-  | 'expired'
-  | 'revoked'
-  | 'wrong-action'
-  | 'wrong-issuer'
-  | 'wrong-recipient'
-  | 'wrong-attester'
-  | 'wrong-schema'
-  | 'legacy'
-  | 'malformed'
+export type CredentialReason = SbtReason | 'legacy' | 'wrong-attester' | 'wrong-schema' | 'malformed'
 
 /** A Hub SBT read: the contract, the call, and what it answered. */
 export type SbtEvidence = {
