@@ -392,7 +392,8 @@ export async function snapshotTime(
   if (time !== undefined) return time;
   let block;
   try {
-    block = await provider.getBlock(snapshot);
+    const tag = snapshot === 'latest' ? 'latest' : Number(snapshot);
+    block = await provider.getBlock(tag);
   } catch (err: any) {
     throw new Error(
       `${name}: the header of block ${snapshot} of network ${network}: ${
