@@ -4,8 +4,9 @@
  * Each folder of src/ may import itself and the folders listed for it below, nothing else; type-only
  * imports count as imports. The order, lowest first (STYLE.md: data flows one way):
  *
- *   errors, utils, version.ts, verify/rules.ts   (verify/rules.ts imports nothing: it is copied into
- *                                                 the score-api folders, so any layer may use it)
+ *   errors, utils, version.ts, verify/rules.ts, verify/human-id-reader.ts
+ *                            (the last two import nothing: they are copied into the score-api
+ *                             folders, so any layer may use them)
  *   -> schemas -> http -> clients | chain -> verify -> strategy -> world
  *   -> audit | server | strategy-server | devchain -> cli
  *   entry points on top: src/index.ts (personhood) and src/strategies (personhood/strategies); each
@@ -19,7 +20,7 @@
  * `exceptions` below, each with its reason; there are none today.
  */
 
-/** What each folder of src/ may import, besides itself, src/version.ts and src/verify/rules.ts. */
+/** What each folder of src/ may import, besides itself, src/version.ts and the copied modules of src/verify/. */
 const allowed = {
   errors: [],
   utils: ['errors'],
@@ -48,7 +49,9 @@ const exceptions = []
 
 const anyOf = (folders) => `^src/(${folders.join('|')})/`
 const exceptionPaths = exceptions.map((exception) => exception.from)
-const everywhere = ['^src/version\\.ts$', '^src/verify/rules\\.ts$']
+/** The dependency-free modules copied verbatim into the score-api folders (scripts/strategy-rules.ts). */
+const copied = ['^src/verify/rules\\.ts$', '^src/verify/human-id-reader\\.ts$']
+const everywhere = ['^src/version\\.ts$', ...copied]
 
 module.exports = {
   forbidden: [
@@ -62,14 +65,14 @@ module.exports = {
     {
       name: 'rules-module-imports-nothing',
       severity: 'error',
-      comment: 'src/verify/rules.ts is copied verbatim into the score-api folders: it imports nothing.',
-      from: { path: '^src/verify/rules\\.ts$' },
+      comment: 'src/verify/rules.ts and src/verify/human-id-reader.ts are copied verbatim into the score-api folders: they import nothing.',
+      from: { path: copied },
       to: {},
     },
     ...Object.entries(allowed).map(([folder, folders]) => ({
       name: `layer-${folder}`,
       severity: 'error',
-      comment: `src/${folder}/ may import only ${folders.length ? folders.join(', ') : 'nothing below it'} (and itself, version.ts, verify/rules.ts): see .dependency-cruiser.cjs.`,
+      comment: `src/${folder}/ may import only ${folders.length ? folders.join(', ') : 'nothing below it'} (and itself, version.ts, verify/rules.ts, verify/human-id-reader.ts): see .dependency-cruiser.cjs.`,
       from: { path: `^src/${folder}/`, pathNot: exceptionPaths.length ? exceptionPaths : undefined },
       to: { path: '^src/', pathNot: [`^src/${folder}/`, ...(folders.length ? [anyOf(folders)] : []), ...everywhere] },
     })),

@@ -1,8 +1,10 @@
 /**
  * Compiles `strategies/human-id/reader.sol` (the human-id strategy's deployless reader) with the
- * repository's solc and settings (scripts/contracts.ts), and writes its creation code into the
- * `readerCode` constant of `strategies/human-id/index.ts`: the folder carries the bytes, score-api
- * needs no compiler. `test/strategies/human-id-reader.test.ts` fails while the constant differs.
+ * repository's solc and settings (scripts/contracts.ts), writes its creation code into the
+ * `readerCode` constant of `src/verify/human-id-reader.ts` (the reader's protocol, which the library
+ * uses), and copies that module into the folders as `npm run strategies:rules` does: the folder
+ * carries the bytes, score-api needs no compiler. `test/strategies/human-id-reader.test.ts` fails
+ * while the constant differs.
  *
  * Run `npm run strategies:reader` after changing reader.sol.
  */
@@ -12,12 +14,13 @@ import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { Hex } from 'viem'
 import { repositoryRoot, solcSettings } from './contracts.js'
+import { readerModule as copiedReader, writeRulesCopies } from './strategy-rules.js'
 
 export const readerSource = join(repositoryRoot, 'strategies/human-id/reader.sol')
-export const readerModule = join(repositoryRoot, 'strategies/human-id/index.ts')
+export const readerModule = join(repositoryRoot, copiedReader.source)
 
-/** The line of index.ts that holds the creation code. */
-export const readerCodePattern = /^const readerCode =\n? *'0x[0-9a-f]*';$/m
+/** The lines of the module that hold the creation code. */
+export const readerCodePattern = /^export const readerCode =\n? *'0x[0-9a-f]*';$/m
 
 const require = createRequire(import.meta.url)
 
@@ -42,7 +45,7 @@ export async function compileReader(): Promise<Hex> {
   return `0x${object}`
 }
 
-/** The creation code index.ts carries now. */
+/** The creation code the module carries now. */
 export async function readerCodeInModule(): Promise<Hex | undefined> {
   const text = await readFile(readerModule, 'utf8')
   return text.match(readerCodePattern)?.[0].match(/0x[0-9a-f]*/)?.[0] as Hex | undefined
@@ -51,7 +54,8 @@ export async function readerCodeInModule(): Promise<Hex | undefined> {
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
   const code = await compileReader()
   const text = await readFile(readerModule, 'utf8')
-  if (!readerCodePattern.test(text)) throw new Error(`${readerModule} has no line \`const readerCode =\n  '0x...';\``)
-  await writeFile(readerModule, text.replace(readerCodePattern, `const readerCode =\n  '${code}';`))
+  if (!readerCodePattern.test(text)) throw new Error(`${readerModule} has no line \`export const readerCode =\n  '0x...';\``)
+  await writeFile(readerModule, text.replace(readerCodePattern, `export const readerCode =\n  '${code}';`))
   console.log(`wrote readerCode (${(code.length - 2) / 2} bytes) into ${readerModule}`)
+  for (const path of writeRulesCopies(repositoryRoot)) console.log(`${path} written`)
 }

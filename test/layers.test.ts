@@ -50,6 +50,7 @@ describe('the layering of src/', () => {
       'src/server/app.ts': "import { b } from './b.js'\nexport const app = b\n",
       'src/server/b.ts': "import { app } from './app.js'\nexport const b = () => app\n",
       'src/verify/rules.ts': "import { BaseError } from '../errors/base.js'\nexport const rule = BaseError\n",
+      'src/verify/human-id-reader.ts': "import { rule } from './rules.js'\nexport const reader = rule\n",
       'src/gadgets/thing.ts': "import { rule } from '../verify/rules.js'\nexport const thing = rule\n",
     })
     const { status, output } = check(dir)
@@ -59,6 +60,7 @@ describe('the layering of src/', () => {
     expect(output).toContain('layer-root-entry: src/index.ts → src/server/app.ts')
     expect(output).toContain('no-circular: src/server/app.ts')
     expect(output).toContain('rules-module-imports-nothing: src/verify/rules.ts → src/errors/base.ts')
+    expect(output).toContain('rules-module-imports-nothing: src/verify/human-id-reader.ts → src/verify/rules.ts')
     expect(output).toContain('not-in-a-layer: src/gadgets/thing.ts → src/verify/rules.ts')
     // Downward imports are not reported.
     expect(output).not.toContain('src/clients/list.ts → src/errors/base.ts')

@@ -1,6 +1,23 @@
 import { defaultAbiCoder } from '@ethersproject/abi';
 import { getAddress } from '@ethersproject/address';
 import {
+  halveReaderChunk,
+  joinReaderHalves,
+  planReaderChunks,
+  readerArgs,
+  readerAttestationReads,
+  readerBlock,
+  readerCode,
+  readerLimits,
+  readerSbtReads,
+  readerStore,
+  readerValues,
+  readerVoters,
+  readerZeroAddress,
+  ReaderChunk,
+  ReaderSbt
+} from './reader';
+import {
   checkCleanHandsRow,
   checkOnchainCleanHandsAttestation,
   circuitIds,
@@ -28,35 +45,6 @@ const INDEX_URL = 'https://mainnet-rpc.sign.global';
 // Clean hands for many voters reads the index's listing (or one filtered
 // listing a voter, when fewer); a cold call that needs more throws.
 const MAX_INDEX_READS = 50;
-const ZERO = '0x0000000000000000000000000000000000000000';
-
-// One eth_call of the reader sends at most 49,152 bytes and returns at most
-// 24,576 (a node refuses more: the limits on a contract's creation code and
-// size), and is planned under 45M gas (geth's eth_call cap is 50M). Gas per
-// voter: the dearer of holding a valid SBT and holding none, measured on the
-// local chain (README), and a twentieth more. A voter whose SBT getSBT returns but
-// fails costs more (every fallback runs); a chunk of mostly such voters can
-// run out of gas, and is then read again in two halves.
-const MAX_BYTES = 24576;
-const MAX_INPUT = 49152;
-const MAX_GAS = 45000000;
-const GAS_CALL = 300000;
-const PARALLEL = 3;
-const GAS_ATTESTATION = 51000;
-const GAS_SBT = { 'gov-id': 34000, phone: 24000, biometrics: 24000 };
-
-// Compiled from ./reader.sol by `npm run strategies:reader` (solc 0.8.28,
-// optimizer 200 runs, EVM cancun); a test compiles it and compares the bytes.
-const readerCode =
-  '0x608060405234801561000f575f5ffd5b5060405161111738038061111783398101604081905261002e91610c7d565b5f805b855181101561007d5785818151811061004c5761004c610d66565b602002602001015160600151610063576002610066565b60045b6100739060ff1683610d8e565b9150600101610031565b505f6014855161008d9190610da1565b90505f600a845161009e9190610da1565b90505f816100ac8585610dc0565b6100b7906060610d8e565b6100c19190610d8e565b6001600160401b038111156100d8576100d86109ee565b6040519080825280601f01601f191660200182016040528015610102576020820181803683370190505b5042602082015243604082015246606082015290505f610124828b8b8b61013b565b90506101338282898b8a6101bf565b815160208301f35b6040516060905f5b601484516101519190610da1565b8110156101b5575f6101638583610255565b90505f5b86518110156101ab5761019c89868a8a858151811061018857610188610d66565b6020026020010151866102b560201b60201c565b60408590529450600101610167565b5050600101610143565b5050949350505050565b6040515f5b600a83516101d29190610da1565b81101561024c57600a810283016020015160c081901c9060b01c61ffff165f6101fb8783610255565b90506102088884836103eb565b60f81b8a610216868c610d8e565b8151811061022657610226610d66565b60200101906001600160f81b03191690815f1a90535050506040839052506001016101c4565b50505050505050565b5f601483516102649190610da1565b82106102a65760405162461bcd60e51b815260206004820152600d60248201526c37379039bab1b4103b37ba32b960991b604482015260640160405180910390fd5b50601402016020015160601c90565b5f80806102c386868661055b565b9092509050866102d4600282610d8e565b975085606001511561031a575f82610300576102fb8889604001518861055b60201b60201c565b935090505b61030b8a8a8361078e565b61031660028a610d8e565b9850505b81158015610334575060408601516001600160a01b031615155b156103d35760408087015160208901519151634b12468960e11b81526001600160a01b03888116600483015260248201939093525f92909116906396248d1290604401602060405180830381865afa158015610392573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906103b69190610dd7565b9050806103c5576101006103c9565b6103005b61ffff1684179350505b6103de89828561078e565b5095979650505050505050565b825160405162c44a5160e71b81526001600160401b03841660048201525f9182916001600160a01b03909116906362252880906024015f60405180830381865afa15801561043b573d5f5f3e3d5ffd5b505050506040513d5f823e601f3d908101601f191682016040526104629190810190610e85565b905080604001516001600160401b03165f14158061048c575060808101516001600160a01b031615155b15610498576001821791505b84602001516001600160401b0316815f01516001600160401b0316036104bf576002821791505b84604001516001600160a01b031681608001516001600160a01b0316036104e7576004821791505b8060e00151156104f8576008821791505b428160a001516001600160401b03161115610514576010821791505b61010081015151156105535761054e8161010001515f8151811061053a5761053a610d66565b6020026020010151846107fa60201b60201c565b821791505b509392505050565b82518251604051636f8a8c6960e01b81526001600160a01b03848116600483015260248201929092525f9283921690636f8a8c69906044015f60405180830381865afa9250505080156105cf57506040513d5f823e601f3d908101601f191682016040526105cc9190810190610fa6565b60015b6106ba57845184516040516001600160601b0319606087901b16602082015260348101919091525f9182916001600160a01b03909116906335abf9c990605401604051602081830303815290604052805190602001206040518263ffffffff1660e01b815260040161064391815260200190565b6040805180830381865afa15801561065d573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906106819190611083565b91509150600193508015610696576004841793505b428210156106a5576008841793505b815f036106b3576010841793505b5050610786565b6020810151604082015160039450156106d4576004841793505b81514211156106e4576008841793505b60048151111561077d5760108417935085602001518160048151811061070c5761070c610d66565b602002602001015103610720576020841793505b86602001518160028151811061073857610738610d66565b60200260200101510361074c576040841793505b846001600160a01b03168160018151811061076957610769610d66565b60200260200101510361077d576080841793505b8360f314925050505b935093915050565b600881901c60f81b8383815181106107a8576107a8610d66565b60200101906001600160f81b03191690815f1a90535060f881901b836107cf846001610d8e565b815181106107df576107df610d66565b60200101906001600160f81b03191690815f1a905350505050565b5f60408351101561080c57505f6109e8565b60208381015160408501519091821461082a576040925050506109e8565b80602a14158061083b5750606a8551105b1561084a575f925050506109e8565b8460408151811061085d5761085d610d66565b6020910101516001600160f81b031916600360fc1b1415806108d657508460418151811061088d5761088d610d66565b6020910101516001600160f81b031916600f60fb1b148015906108d65750846041815181106108be576108be610d66565b6020910101516001600160f81b031916600b60fb1b14155b156108e5575f925050506109e8565b5f60425b606a8110156109bf575f87828151811061090557610905610d66565b016020015160f81c90505f60308210801590610925575060398260ff1611155b1561093c576109356030836110ad565b905061099a565b60618260ff1610158015610954575060668260ff1611155b15610964576109356057836110ad565b60418260ff161015801561097c575060468260ff1611155b1561098c576109356037836110ad565b5f96505050505050506109e8565b60ff81166109a98560106110c6565b6109b391906110f7565b935050506001016108e9565b50846001600160a01b0316816001600160a01b0316146109df575f6109e2565b60205b93505050505b92915050565b634e487b7160e01b5f52604160045260245ffd5b604051606081016001600160401b0381118282101715610a2457610a246109ee565b60405290565b60405161014081016001600160401b0381118282101715610a2457610a246109ee565b604051601f8201601f191681016001600160401b0381118282101715610a7557610a756109ee565b604052919050565b80516001600160a01b0381168114610a93575f5ffd5b919050565b80518015158114610a93575f5ffd5b5f60808284031215610ab7575f5ffd5b604051608081016001600160401b0381118282101715610ad957610ad96109ee565b604090815283518252602080850151908301529091508190610afc908401610a7d565b6040820152610b0d60608401610a98565b60608201525092915050565b5f6001600160401b03821115610b3157610b316109ee565b5060051b60200190565b5f82601f830112610b4a575f5ffd5b8151610b5d610b5882610b19565b610a4d565b8082825260208201915060208360071b860101925085831115610b7e575f5ffd5b602085015b83811015610ba557610b958782610aa7565b8352602090920191608001610b83565b5095945050505050565b5f82601f830112610bbe575f5ffd5b81516001600160401b03811115610bd757610bd76109ee565b610bea601f8201601f1916602001610a4d565b818152846020838601011115610bfe575f5ffd5b8160208501602083015e5f918101602001919091529392505050565b80516001600160401b0381168114610a93575f5ffd5b5f60608284031215610c40575f5ffd5b610c48610a02565b9050610c5382610a7d565b8152610c6160208301610c1a565b6020820152610c7260408301610a7d565b604082015292915050565b5f5f5f5f5f858703610180811215610c93575f5ffd5b60c0811215610ca0575f5ffd5b50610ca9610a02565b610cb287610a7d565b815260208781015190820152610ccb8860408901610aa7565b604082015260c08701519095506001600160401b03811115610ceb575f5ffd5b610cf788828901610b3b565b60e088015190955090506001600160401b03811115610d14575f5ffd5b610d2088828901610baf565b935050610d31876101008801610c30565b6101608701519092506001600160401b03811115610d4d575f5ffd5b610d5988828901610baf565b9150509295509295909350565b634e487b7160e01b5f52603260045260245ffd5b634e487b7160e01b5f52601160045260245ffd5b808201808211156109e8576109e8610d7a565b5f82610dbb57634e487b7160e01b5f52601260045260245ffd5b500490565b80820281158282048414176109e8576109e8610d7a565b5f60208284031215610de7575f5ffd5b610df082610a98565b9392505050565b805160ff81168114610a93575f5ffd5b5f82601f830112610e16575f5ffd5b8151610e24610b5882610b19565b8082825260208201915060208360051b860101925085831115610e45575f5ffd5b602085015b83811015610ba55780516001600160401b03811115610e67575f5ffd5b610e76886020838a0101610baf565b84525060209283019201610e4a565b5f60208284031215610e95575f5ffd5b81516001600160401b03811115610eaa575f5ffd5b82016101408185031215610ebc575f5ffd5b610ec4610a2a565b610ecd82610c1a565b8152610edb60208301610c1a565b6020820152610eec60408301610c1a565b6040820152610efd60608301610c1a565b6060820152610f0e60808301610a7d565b6080820152610f1f60a08301610c1a565b60a0820152610f3060c08301610df7565b60c0820152610f4160e08301610a98565b60e08201526101008201516001600160401b03811115610f5f575f5ffd5b610f6b86828501610e07565b610100830152506101208201516001600160401b03811115610f8b575f5ffd5b610f9786828501610baf565b61012083015250949350505050565b5f60208284031215610fb6575f5ffd5b81516001600160401b03811115610fcb575f5ffd5b820160608185031215610fdc575f5ffd5b610fe4610a02565b8151815260208201516001600160401b03811115611000575f5ffd5b8201601f81018613611010575f5ffd5b805161101e610b5882610b19565b8082825260208201915060208360051b85010192508883111561103f575f5ffd5b6020840193505b82841015611061578351825260209384019390910190611046565b60208501525061107691505060408301610a98565b6040820152949350505050565b5f5f60408385031215611094575f5ffd5b825191506110a460208401610a98565b90509250929050565b60ff82811682821603908111156109e8576109e8610d7a565b6001600160a01b038181168382168181029092169181830481148215176110ef576110ef610d7a565b505092915050565b6001600160a01b0381811683821601908111156109e8576109e8610d7a56fe';
-
-const READER_ARGS = [
-  'tuple(address,uint256,tuple(bytes32,uint256,address,bool))',
-  'tuple(bytes32,uint256,address,bool)[]',
-  'bytes',
-  'tuple(address,uint64,address)',
-  'bytes'
-];
 
 export type CredentialVerdict = {
   valid: boolean;
@@ -255,53 +243,14 @@ function attestationId(row: Row): bigint | undefined {
   return value !== undefined && value < 2n ** 64n ? value : undefined;
 }
 
-// The reader's answer (see reader.sol): three words, then packed records.
-function word(data: string, index: number): bigint {
-  return BigInt(`0x${data.slice(2 + index * 64, 66 + index * 64)}`);
-}
-
-function bits(data: string, at: number, size: number): number {
-  return parseInt(data.slice(2 + at * 2, 2 + (at + size) * 2), 16);
-}
-
-// One SBT record as the rule reads it. The reader compared the values with the
-// expected ones; the values below stand for those comparisons.
-function sbtReads(flags: number, at: bigint, voter: bigint, expect) {
-  const expiry = flags & 8 ? at - 1n : at;
-  const revoked = (flags & 4) !== 0;
-  if (flags & 2) {
-    const values =
-      flags & 16
-        ? [
-            0n,
-            flags & 128 ? voter : voter + 1n,
-            flags & 64 ? expect.actionId : expect.actionId + 1n,
-            0n,
-            flags & 32 ? expect.issuer : expect.issuer + 1n
-          ]
-        : [];
-    return {
-      getSBT: {
-        status: 'success' as const,
-        expiry,
-        publicValues: values,
-        revoked
-      }
-    };
-  }
-  return {
-    getSBT: { status: 'reverted' as const },
-    sbtOwners: { expiry: flags & 16 ? 0n : expiry, revoked }
-  };
-}
-
-function judgeSbt(flags, at, voter, circuit, actionId) {
-  if (!(flags & 1)) {
+function judgeSbt(sbt: ReaderSbt, at: bigint, voter, circuit, actionId) {
+  const issuer = BigInt(issuers[circuit]);
+  const reads = readerSbtReads(sbt, at, voter, { actionId, issuer });
+  if (!reads) {
     throw new Error(`human-id: the reader skipped ${circuit} of ${voter}`);
   }
-  const issuer = BigInt(issuers[circuit]);
   const verdict = classifySbt({
-    ...sbtReads(flags, at, BigInt(voter), { actionId, issuer }),
+    ...reads,
     blockTimestamp: at,
     actionId,
     issuer,
@@ -335,7 +284,6 @@ const RANK = [
 ];
 
 function judgeCleanHands(voter, rows: Row[], onchain, at: bigint) {
-  const schemaId = cleanHandsOnchainSchemaId;
   let best = { rank: -1, reason: 'none' };
   for (const row of rows) {
     const id = attestationId(row);
@@ -349,24 +297,19 @@ function judgeCleanHands(voter, rows: Row[], onchain, at: bigint) {
     let rank = RANK.indexOf(reason);
     if (reason === 'valid') {
       const flags = onchain(id);
-      if (flags & 64) {
+      if (flags === undefined) {
+        throw new Error(`human-id: the reader skipped ${id}`);
+      }
+      const reads = readerAttestationReads(flags, at, voter, {
+        schemaId: cleanHandsOnchainSchemaId,
+        attester: cleanHandsAttester
+      });
+      if (!reads) {
         throw new Error(
           `human-id: attestation ${id}: recipients[0] is not an ABI string`
         );
       }
-      reason = checkOnchainCleanHandsAttestation({
-        attestation: {
-          schemaId: flags & 2 ? schemaId : schemaId + 1n,
-          attestTimestamp: flags & 1 ? 1n : 0n,
-          attester: flags & 4 ? cleanHandsAttester : ZERO,
-          validUntil: flags & 16 ? at + 1n : at,
-          revoked: (flags & 8) !== 0,
-          recipients: ['0x']
-        },
-        address: voter,
-        blockTimestamp: at,
-        decodeRecipient: () => (flags & 32 ? voter : undefined)
-      });
+      reason = checkOnchainCleanHandsAttestation(reads);
       rank = RANK.indexOf(reason === 'none' ? 'none' : `chain:${reason}`);
     }
     if (rank > best.rank) best = { rank, reason };
@@ -433,15 +376,6 @@ async function blockfinder(network, snapshot, provider, hubNetwork: string) {
   return blockTag;
 }
 
-type Chunk = {
-  voters: string[];
-  pairs: [bigint, string][];
-  // The plan: gas, bytes sent and bytes returned.
-  gas: number;
-  input: number;
-  bytes: number;
-};
-
 /**
  * Per voter (checksummed), whether the asked Human ID credentials match at the
  * snapshot, and each credential's verdict: for human-id and the strategies
@@ -474,77 +408,40 @@ export async function verifyHumans(
     blockTag = await blockfinder(network, snapshot, provider, hubNetwork);
   }
   const sbts = credentials.filter(c => c !== 'clean-hands');
-  const circuits = sbts.map(c => [
-    circuitIds[c],
-    BigInt(issuers[c]),
-    (!sandbox && permanentStores[c]) || ZERO,
-    c === 'gov-id'
-  ]);
-  const passport = [circuitIds['zk-passport'], issuers['zk-passport'], ZERO];
-  const perVoter = sbts.reduce((n, c) => n + (c === 'gov-id' ? 4 : 2), 0);
+  const ask = {
+    hub: hubAddresses[hubNetwork],
+    actionId,
+    circuits: sbts.map(credential => ({
+      credential,
+      circuitId: circuitIds[credential],
+      issuer: BigInt(issuers[credential]),
+      store: (!sandbox && permanentStores[credential]) || readerZeroAddress
+    })),
+    passport: {
+      circuitId: circuitIds['zk-passport'],
+      issuer: issuers['zk-passport']
+    },
+    signProtocol: sandbox ? readerZeroAddress : signProtocolAddress,
+    schemaId: cleanHandsOnchainSchemaId,
+    attester: cleanHandsAttester
+  };
   const rows = credentials.includes('clean-hands')
     ? await cleanHandsRows(voters)
     : {};
-
   // Chunks of voters, with their attestations, within one call's limits.
-  const gasPerVoter = sbts.reduce((sum, c) => sum + GAS_SBT[c], 0);
-  const plan = (chunk: Chunk) => {
-    chunk.gas = GAS_CALL + chunk.voters.length * gasPerVoter;
-    chunk.gas += chunk.pairs.length * GAS_ATTESTATION;
-    chunk.bytes = 96 + chunk.voters.length * perVoter + chunk.pairs.length;
-    chunk.input = readerCode.length / 2 + 1024;
-    chunk.input += chunk.voters.length * 20 + chunk.pairs.length * 10;
-    return chunk;
-  };
-  const chunks: Chunk[] = [];
-  const empty = (): Chunk => ({
-    voters: [],
-    pairs: [],
-    gas: 0,
-    input: 0,
-    bytes: 0
-  });
-  let chunk = empty();
-  for (const voter of voters) {
-    const ids = (rows[voter.toLowerCase()] ?? []).map(attestationId);
-    const mine = [...new Set(ids.filter(id => id !== undefined))];
-    const voterCount = chunk.voters.length + 1;
-    const pairCount = chunk.pairs.length + mine.length;
-    const bytes = 96 + voterCount * perVoter + pairCount;
-    const input =
-      readerCode.length / 2 + 1024 + voterCount * 20 + pairCount * 10;
-    const gas =
-      GAS_CALL + voterCount * gasPerVoter + pairCount * GAS_ATTESTATION;
-    if (
-      chunk.voters.length > 0 &&
-      (bytes > MAX_BYTES || input > MAX_INPUT || gas > MAX_GAS)
-    ) {
-      chunks.push(chunk);
-      chunk = empty();
-    }
-    chunk.voters.push(voter);
-    for (const id of mine) chunk.pairs.push([id as bigint, voter]);
-    plan(chunk);
-  }
-  chunks.push(chunk);
+  const chunks = planReaderChunks(credentials, voters, voter =>
+    (rows[voter.toLowerCase()] ?? [])
+      .map(attestationId)
+      .filter((id): id is bigint => id !== undefined)
+  );
 
-  const read = async (chunk: Chunk, at: number | string, which: string) => {
+  const read = async (
+    chunk: ReaderChunk,
+    at: number | string,
+    which: string
+  ) => {
     const { voters, pairs } = chunk;
-    const hex = (value, digits: number) =>
-      value.toString(16).padStart(digits, '0');
-    const args = defaultAbiCoder.encode(READER_ARGS, [
-      [hubAddresses[hubNetwork], actionId, [...passport, false]],
-      circuits,
-      `0x${voters.map(voter => voter.slice(2)).join('')}`,
-      [
-        sandbox ? ZERO : signProtocolAddress,
-        cleanHandsOnchainSchemaId,
-        cleanHandsAttester
-      ],
-      `0x${pairs
-        .map(([id, voter]) => hex(id, 16) + hex(voters.indexOf(voter), 4))
-        .join('')}`
-    ]);
+    const args = defaultAbiCoder.encode(readerArgs, readerValues(ask, chunk));
     let data: string;
     try {
       data = await hubProvider.call({ data: readerCode + args.slice(2) }, at);
@@ -563,9 +460,8 @@ export async function verifyHumans(
       error.gas = /gas/i.test(String(cause));
       throw error;
     }
-    const size = 96 + voters.length * perVoter + pairs.length;
-    if (data.length !== 2 + size * 2) {
-      const [got, want] = [data.length, size * 2];
+    if (data.length !== 2 + chunk.bytes * 2) {
+      const [got, want] = [data.length, chunk.bytes * 2];
       const error: any = new Error(
         `human-id: the reader call ${which} on chain ${hubNetwork} answered ${got} hex digits, not ${want}`
       );
@@ -577,35 +473,18 @@ export async function verifyHumans(
   };
   // A chunk whose voters cost more gas than planned (most hold an SBT that
   // fails, so every fallback runs) is read again once, in two halves.
-  const call = async (chunk: Chunk, at: number | string) => {
+  const call = async (chunk: ReaderChunk, at: number | string) => {
     const which = `${chunks.indexOf(chunk) + 1} of ${chunks.length}`;
     try {
       return await read(chunk, at, which);
     } catch (err: any) {
       if (!err.gas || chunk.voters.length < 2) throw err;
     }
-    const middle = Math.ceil(chunk.voters.length / 2);
-    const [a, b] = [
-      chunk.voters.slice(0, middle),
-      chunk.voters.slice(middle)
-    ].map(voters => {
-      const half = empty();
-      voters.forEach(voter => {
-        half.voters.push(voter);
-        half.pairs.push(...chunk.pairs.filter(p => p[1] === voter));
-      });
-      return plan(half);
-    });
+    const [a, b] = halveReaderChunk(credentials, chunk);
     const first = await read(a, at, `${which}, first half`);
-    const then = at === 'latest' ? Number(word(first, 1)) : at;
+    const then = at === 'latest' ? readerBlock(first).number : at;
     const second = await read(b, then, `${which}, second half`);
-    const cut = (data: string, half: Chunk) => [
-      data.slice(194, 194 + half.voters.length * perVoter * 2),
-      data.slice(194 + half.voters.length * perVoter * 2)
-    ];
-    const [votersA, pairsA] = cut(first, a);
-    const [votersB, pairsB] = cut(second, b);
-    return first.slice(0, 194) + votersA + votersB + pairsA + pairsB;
+    return joinReaderHalves(credentials, [a, b], [first, second]);
   };
   // Every chunk reads the same block: 'latest' is pinned by the first call.
   let at = blockTag === 'latest' ? 'latest' : Number(blockTag);
@@ -621,10 +500,7 @@ export async function verifyHumans(
     // The clock's block must be where the clock says, at most one block time
     // before the snapshot: else (the chain left its clock, or the block is
     // not there yet) the blockfinder maps the snapshot, and the read is redone.
-    const read = first && {
-      number: Number(word(first, 1)),
-      timestamp: Number(word(first, 0))
-    };
+    const read = first && readerBlock(first);
     if (!read || !isOnHubClock(hubNetwork, read, time)) {
       if (read && read.number === at) offClock.add(hubNetwork);
       blockTag = await blockfinder(network, snapshot, provider, hubNetwork);
@@ -637,19 +513,15 @@ export async function verifyHumans(
       }
     }
   }
-  const number = Number(word(first, 1));
+  const block = readerBlock(first);
+  const { number } = block;
   // At most PARALLEL calls at once: a node runs calls of tens of millions of
   // gas one after another, and snapshot.js's provider gives each 25 s.
   const rest: string[] = [];
-  for (let i = 1; i < chunks.length; i += PARALLEL) {
-    const group = chunks.slice(i, i + PARALLEL);
+  for (let i = 1; i < chunks.length; i += readerLimits.parallel) {
+    const group = chunks.slice(i, i + readerLimits.parallel);
     rest.push(...(await Promise.all(group.map(c => call(c, number)))));
   }
-  const block = {
-    chainId: Number(word(first, 2)),
-    number,
-    timestamp: Number(word(first, 0))
-  };
   if (String(block.chainId) !== hubNetwork) {
     throw new Error(
       `human-id: the provider of network ${hubNetwork} is on chain ${block.chainId}`
@@ -659,40 +531,29 @@ export async function verifyHumans(
   const timestamp = BigInt(block.timestamp);
   const out: Record<string, HumanVerdict> = {};
   [first, ...rest].forEach((data, index) => {
-    const { voters, pairs } = chunks[index];
-    const pairAt = 96 + voters.length * perVoter;
-    const onchain = (voter: string) => (id: bigint) => {
-      const i = pairs.findIndex(p => p[0] === id && p[1] === voter);
-      if (i < 0) throw new Error(`human-id: the reader skipped ${id}`);
-      return bits(data, pairAt + i, 1);
-    };
-    let at = 96;
-    for (const voter of voters) {
+    for (const read of readerVoters(credentials, chunks[index], data)) {
+      const { voter } = read;
       const verdicts: Record<string, CredentialVerdict> = {};
       for (const circuit of sbts) {
-        const flags = bits(data, at, 2);
-        at += 2;
-        const primary = judgeSbt(flags, timestamp, voter, circuit, actionId);
+        const { primary: sbt, passport } = read.credentials[circuit];
+        const primary = judgeSbt(sbt, timestamp, voter, circuit, actionId);
         let zk;
-        if (circuit === 'gov-id') {
-          const zkFlags = bits(data, at, 2);
-          at += 2;
-          if (primary.reason !== 'valid') {
-            zk = judgeSbt(zkFlags, timestamp, voter, 'zk-passport', actionId);
-          }
+        if (passport && primary.reason !== 'valid') {
+          zk = judgeSbt(passport, timestamp, voter, 'zk-passport', actionId);
         }
         const store =
           !sandbox &&
           permanentStores[circuit] &&
           primary.reason !== 'valid' &&
           zk?.reason !== 'valid';
-        if (store && !(flags & 256)) {
+        const legacy = store ? readerStore(sbt) : undefined;
+        if (store && legacy === undefined) {
           throw new Error(`human-id: the reader skipped the store of ${voter}`);
         }
         const verdict = judgeHumanIdCredential({
           primary,
           passport: zk,
-          legacy: store ? (flags & 512) !== 0 : undefined
+          legacy
         });
         verdicts[circuit] = { valid: verdict.valid, reason: verdict.reason };
       }
@@ -700,7 +561,7 @@ export async function verifyHumans(
         verdicts['clean-hands'] = judgeCleanHands(
           voter,
           rows[voter.toLowerCase()] ?? [],
-          onchain(voter),
+          id => read.attestations.get(id),
           timestamp
         );
       }
