@@ -7,15 +7,15 @@ import {
   readerArgs,
   readerAttestationReads,
   readerBlock,
+  ReaderChunk,
   readerCode,
   readerLimits,
+  ReaderSbt,
   readerSbtReads,
   readerStore,
   readerValues,
   readerVoters,
-  readerZeroAddress,
-  ReaderChunk,
-  ReaderSbt
+  readerZeroAddress
 } from './reader';
 import {
   checkCleanHandsRow,
@@ -296,11 +296,11 @@ function judgeCleanHands(voter, rows: Row[], onchain, at: bigint) {
     if (reason === 'valid' && id === undefined) reason = 'malformed';
     let rank = RANK.indexOf(reason);
     if (reason === 'valid') {
-      const flags = onchain(id);
-      if (flags === undefined) {
+      const read = onchain(id);
+      if (read === undefined) {
         throw new Error(`human-id: the reader skipped ${id}`);
       }
-      const reads = readerAttestationReads(flags, at, voter, {
+      const reads = readerAttestationReads(read, at, voter, {
         schemaId: cleanHandsOnchainSchemaId,
         attester: cleanHandsAttester
       });
@@ -428,8 +428,10 @@ export async function verifyHumans(
   const rows = credentials.includes('clean-hands')
     ? await cleanHandsRows(voters)
     : {};
-  // Chunks of voters, with their attestations, within one call's limits.
-  const chunks = planReaderChunks(credentials, voters, voter =>
+  // Chunks of voters, with their attestations, within one call's limits. The
+  // reader returns no expiries: a score needs none.
+  const layout = { credentials };
+  const chunks = planReaderChunks(layout, voters, voter =>
     (rows[voter.toLowerCase()] ?? [])
       .map(attestationId)
       .filter((id): id is bigint => id !== undefined)
@@ -441,7 +443,10 @@ export async function verifyHumans(
     which: string
   ) => {
     const { voters, pairs } = chunk;
-    const args = defaultAbiCoder.encode(readerArgs, readerValues(ask, chunk));
+    const args = defaultAbiCoder.encode(
+      readerArgs,
+      readerValues(layout, ask, chunk)
+    );
     let data: string;
     try {
       data = await hubProvider.call({ data: readerCode + args.slice(2) }, at);
@@ -480,11 +485,11 @@ export async function verifyHumans(
     } catch (err: any) {
       if (!err.gas || chunk.voters.length < 2) throw err;
     }
-    const [a, b] = halveReaderChunk(credentials, chunk);
+    const [a, b] = halveReaderChunk(layout, chunk);
     const first = await read(a, at, `${which}, first half`);
     const then = at === 'latest' ? readerBlock(first).number : at;
     const second = await read(b, then, `${which}, second half`);
-    return joinReaderHalves(credentials, [a, b], [first, second]);
+    return joinReaderHalves(layout, [a, b], [first, second]);
   };
   // Every chunk reads the same block: 'latest' is pinned by the first call.
   let at = blockTag === 'latest' ? 'latest' : Number(blockTag);
@@ -531,7 +536,7 @@ export async function verifyHumans(
   const timestamp = BigInt(block.timestamp);
   const out: Record<string, HumanVerdict> = {};
   [first, ...rest].forEach((data, index) => {
-    for (const read of readerVoters(credentials, chunks[index], data)) {
+    for (const read of readerVoters(layout, chunks[index], data)) {
       const { voter } = read;
       const verdicts: Record<string, CredentialVerdict> = {};
       for (const circuit of sbts) {

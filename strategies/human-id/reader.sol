@@ -13,14 +13,19 @@ pragma solidity ^0.8.28;
 ///
 /// Returned bytes:
 /// - 32 bytes each: block.timestamp, block.number, block.chainid;
-/// - per voter, per asked circuit: an SBT record (2 bytes), then for a circuit with `zkPassport`
-///   the zk-passport SBT record (2 bytes). Bits: 1 read, 2 getSBT succeeded, 4 revoked, 8 expiry
-///   before block.timestamp, 16 (getSBT) five public values or more / (sbtOwners) expiry 0,
-///   32 publicValues[4] is the issuer, 64 publicValues[2] is the action id, 128 publicValues[1]
-///   is the voter, 256 permanent store read, 512 the store says unique;
-/// - per attestation asked (1 byte): 1 exists, 2 schema id as expected, 4 attester as expected,
-///   8 revoked, 16 validUntil after block.timestamp, 32 recipients[0] is the ABI string of the
-///   given recipient (any letter case), 64 recipients[0] is not an ABI string at offset 32.
+/// - per voter, per asked circuit: an SBT record, then for a circuit with `zkPassport` the
+///   zk-passport SBT record. A record is 2 bytes of flags; with `ask.expiries`, 8 bytes: the
+///   flags, then the SBT's expiry (getSBT's, else sbtOwners'; 0 when not read) in 6 bytes, at
+///   most 2^48 - 1 (a later expiry is written as that: past any date a verdict shows). Each
+///   returned byte costs 200 gas (a creation pays for the code it returns), so a caller that only
+///   scores leaves `expiries` off. Flags: 1 read, 2 getSBT succeeded,
+///   4 revoked, 8 expiry before block.timestamp, 16 (getSBT) five public values or more /
+///   (sbtOwners) expiry 0, 32 publicValues[4] is the issuer, 64 publicValues[2] is the action id,
+///   128 publicValues[1] is the voter, 256 permanent store read, 512 the store says unique;
+/// - per attestation asked: 1 byte of flags; with `ask.expiries`, 7 bytes: the flags, then its
+///   validUntil in 6 bytes (at most 2^48 - 1). Flags: 1 exists, 2 schema id as expected, 4 attester as expected, 8 revoked,
+///   16 validUntil after block.timestamp, 32 recipients[0] is the ABI string of the given
+///   recipient (any letter case), 64 recipients[0] is not an ABI string at offset 32.
 contract HumanIdReader {
     struct SBT {
         uint256 expiry;
@@ -50,11 +55,13 @@ contract HumanIdReader {
         bool zkPassport;
     }
 
-    /// What every SBT read needs: the hub, the action id, the zk-passport circuit.
+    /// What every SBT read needs: the hub, the action id, the zk-passport circuit; and whether
+    /// to return each SBT's expiry and each attestation's validUntil.
     struct Ask {
         address hub;
         uint256 actionId;
         Circuit passport;
+        bool expiries;
     }
 
     /// Where and what clean hands asks: Sign Protocol, the schema id, the attester.
@@ -75,20 +82,22 @@ contract HumanIdReader {
         CleanHands memory cleanHands,
         bytes memory attestations
     ) {
+        uint256 record = ask.expiries ? 8 : 2;
         uint256 perVoter;
         for (uint256 c = 0; c < circuits.length; c++) {
-            perVoter += circuits[c].zkPassport ? 4 : 2;
+            perVoter += circuits[c].zkPassport ? 2 * record : record;
         }
         uint256 count = voters.length / 20;
         uint256 asked = attestations.length / 10;
-        bytes memory out = new bytes(96 + count * perVoter + asked);
+        uint256 pair = ask.expiries ? 7 : 1;
+        bytes memory out = new bytes(96 + count * perVoter + asked * pair);
         assembly {
             mstore(add(out, 32), timestamp())
             mstore(add(out, 64), number())
             mstore(add(out, 96), chainid())
         }
         uint256 at = readVoters(out, ask, circuits, voters);
-        readAttestations(out, at, cleanHands, voters, attestations);
+        readAttestations(out, at, pair, cleanHands, voters, attestations);
         assembly {
             return(add(out, 32), mload(out))
         }
@@ -123,6 +132,7 @@ contract HumanIdReader {
     function readAttestations(
         bytes memory out,
         uint256 at,
+        uint256 pair,
         CleanHands memory cleanHands,
         bytes memory voters,
         bytes memory attestations
@@ -140,7 +150,13 @@ contract HumanIdReader {
                 position := and(shr(176, word), 0xffff)
             }
             address recipient = voterAt(voters, position);
-            out[at + i] = bytes1(readAttestation(cleanHands, id, recipient));
+            (uint8 flags, uint64 validUntil) = readAttestation(
+                cleanHands,
+                id,
+                recipient
+            );
+            out[at + i * pair] = bytes1(flags);
+            if (pair > 1) put48(out, at + i * pair + 1, validUntil);
             assembly {
                 mstore(0x40, free)
             }
@@ -155,14 +171,21 @@ contract HumanIdReader {
         Circuit memory circuit,
         address voter
     ) private view returns (uint256) {
-        (uint256 flags, bool valid) = readSbt(ask, circuit, voter);
+        (uint256 flags, bool valid, uint256 expiry) = readSbt(
+            ask,
+            circuit,
+            voter
+        );
         uint256 primary = at;
-        at += 2;
+        uint256 record = ask.expiries ? 8 : 2;
+        at += record;
         if (circuit.zkPassport) {
             uint256 zk;
-            if (!valid) (zk, valid) = readSbt(ask, ask.passport, voter);
+            uint256 zkExpiry;
+            if (!valid) (zk, valid, zkExpiry) = readSbt(ask, ask.passport, voter);
             put16(out, at, zk);
-            at += 2;
+            if (ask.expiries) put48(out, at + 2, zkExpiry);
+            at += record;
         }
         if (!valid && circuit.store != address(0)) {
             bool unique = Store(circuit.store).isUniqueForAction(
@@ -172,6 +195,7 @@ contract HumanIdReader {
             flags |= unique ? 768 : 256;
         }
         put16(out, primary, flags);
+        if (ask.expiries) put48(out, primary + 2, expiry);
         return at;
     }
 
@@ -190,14 +214,27 @@ contract HumanIdReader {
         out[at + 1] = bytes1(uint8(value));
     }
 
-    /// One SBT's comparisons; valid when every one passes.
+    /// `value` in 6 bytes at `at`, big-endian, at most 2^48 - 1. One word is read and written
+    /// back with only those 6 bytes changed (the bytes after them, inside `out` or past it, keep
+    /// their value).
+    function put48(bytes memory out, uint256 at, uint256 value) private pure {
+        require(at + 6 <= out.length, 'out of range');
+        if (value > type(uint48).max) value = type(uint48).max;
+        assembly {
+            let p := add(add(out, 32), at)
+            mstore(p, or(and(mload(p), shr(48, not(0))), shl(208, value)))
+        }
+    }
+
+    /// One SBT's comparisons, valid when every one passes, and its expiry.
     function readSbt(
         Ask memory ask,
         Circuit memory circuit,
         address voter
-    ) private view returns (uint256 flags, bool valid) {
+    ) private view returns (uint256 flags, bool valid, uint256 expiry) {
         try Hub(ask.hub).getSBT(voter, circuit.id) returns (SBT memory sbt) {
             uint256[] memory values = sbt.publicValues;
+            expiry = sbt.expiry;
             flags = 3;
             if (sbt.revoked) flags |= 4;
             if (sbt.expiry < block.timestamp) flags |= 8;
@@ -209,7 +246,8 @@ contract HumanIdReader {
             }
             valid = flags == 243;
         } catch {
-            (uint256 expiry, bool revoked) = Hub(ask.hub).sbtOwners(
+            bool revoked;
+            (expiry, revoked) = Hub(ask.hub).sbtOwners(
                 keccak256(abi.encodePacked(voter, circuit.id))
             );
             flags = 1;
@@ -223,8 +261,9 @@ contract HumanIdReader {
         CleanHands memory cleanHands,
         uint64 id,
         address recipient
-    ) private view returns (uint8 flags) {
+    ) private view returns (uint8 flags, uint64 validUntil) {
         Attestation memory a = Sign(cleanHands.signProtocol).getAttestation(id);
+        validUntil = a.validUntil;
         if (a.attestTimestamp != 0 || a.attester != address(0)) flags |= 1;
         if (a.schemaId == cleanHands.schemaId) flags |= 2;
         if (a.attester == cleanHands.attester) flags |= 4;
