@@ -15,7 +15,7 @@ import { createStrategyCache } from './cache.js'
 import { createStrategyRuntime, type StrategyContext, type StrategyRuntime } from './context.js'
 import { toStrategyError } from './deadline.js'
 import { parseStrategyOptions, strategyJsonSchema } from './options.js'
-import { parseSnapshot, resolveSnapshot, type ResolvedSnapshot, type StrategyProvider, type StrategySnapshot } from './snapshot.js'
+import { parseSnapshot, resolveSnapshot, type RequestedSnapshot, type ResolvedSnapshot, type StrategyProvider, type StrategySnapshot } from './snapshot.js'
 
 /** One address's answer: its score (a plain number) and what it rests on. */
 export type AddressScore<detail = unknown> = { score: number; detail: detail }
@@ -23,8 +23,11 @@ export type AddressScore<detail = unknown> = { score: number; detail: detail }
 /** What a strategy's `prepare` step receives: the parsed options and the call's runtime. */
 export type StrategyPrepareParameters<options> = { strategy: string; options: options; runtime: StrategyRuntime }
 
-/** What a strategy's `score` step receives. */
-export type StrategyScoreParameters<prepared> = {
+/**
+ * What a strategy's `score` step receives; `scoreRequested` receives the same with the snapshot as
+ * asked ({@link RequestedSnapshot}) instead.
+ */
+export type StrategyScoreParameters<prepared, snapshot = ResolvedSnapshot> = {
   /** The strategy's name. */
   strategy: string
   space: string
@@ -35,7 +38,7 @@ export type StrategyScoreParameters<prepared> = {
   /** The options as `prepare` returned them (the parsed options when there is no `prepare`). */
   options: prepared
   /** The snapshot's block and its time. */
-  snapshot: ResolvedSnapshot
+  snapshot: snapshot
   runtime: StrategyRuntime
 }
 
@@ -55,6 +58,15 @@ export type StrategyDefinition<options = unknown, detail = unknown, prepared = o
   prepare?(parameters: StrategyPrepareParameters<options>): prepared
   /** Scores every address of `parameters.addresses`: the map has one entry per address. */
   score(parameters: StrategyScoreParameters<prepared>): Promise<ReadonlyMap<Address, AddressScore<detail>>>
+  /**
+   * Optional: scores from the snapshot as asked, for a strategy whose own reads return the block
+   * it read at (human-id's reader on the hub chain returns its number and time), so that the frame
+   * need not read the snapshot's header first. `snapshot.resolve()` reads it when the strategy
+   * needs it; the strategy answers the block it scored at with the scores. {@link runStrategy}
+   * calls it instead of `score` when present; `score` stays for a caller that holds a resolved
+   * snapshot.
+   */
+  scoreRequested?(parameters: StrategyScoreParameters<prepared, RequestedSnapshot>): Promise<{ snapshot: ResolvedSnapshot; results: ReadonlyMap<Address, AddressScore<detail>> }>
 }
 
 /**
@@ -127,7 +139,8 @@ export type StrategyRun<detail = unknown> = {
 /**
  * Runs a strategy with an explicit context: reads the options (before any request), checks and
  * checksums the addresses, resolves the snapshot to its block's time through `provider` (one
- * request), and scores within the context's deadline.
+ * request; a strategy with `scoreRequested` asks for it only when it needs it), and scores within
+ * the context's deadline.
  *
  * A voter's score does not depend on the other addresses of the call: sources are read in bulk
  * when that is cheaper, but each address is judged alone.
@@ -161,17 +174,21 @@ export async function runStrategy<options, detail, prepared>(
   try {
     const prepared = definition.prepare ? definition.prepare({ strategy: name, options, runtime }) : (options as unknown as prepared)
     if (addresses.length === 0) return { scores: {}, results: new Map(), snapshot: null, requests: runtime.requests }
-    const snapshot = await readSnapshot(runtime, parameters, addresses)
-    const results = await definition.score({
-      strategy: name,
-      space: parameters.space ?? '',
-      network: parameters.network,
-      provider: parameters.provider,
-      addresses,
-      options: prepared,
-      snapshot,
-      runtime,
-    })
+    const common = { strategy: name, space: parameters.space ?? '', network: parameters.network, provider: parameters.provider, addresses, options: prepared, runtime }
+    let snapshot: ResolvedSnapshot
+    let results: ReadonlyMap<Address, AddressScore<detail>>
+    if (definition.scoreRequested) {
+      let read: Promise<ResolvedSnapshot> | undefined
+      const requested: RequestedSnapshot = {
+        network: parameters.network,
+        requested: parseSnapshot(parameters.snapshot),
+        resolve: () => (read ??= readSnapshot(runtime, parameters, addresses)),
+      }
+      ;({ snapshot, results } = await definition.scoreRequested({ ...common, snapshot: requested }))
+    } else {
+      snapshot = await readSnapshot(runtime, parameters, addresses)
+      results = await definition.score({ ...common, snapshot })
+    }
     const missing = addresses.filter((address) => !isScore(results.get(address)?.score))
     if (missing.length) {
       throw new StrategySourceError({

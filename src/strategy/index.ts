@@ -32,7 +32,15 @@ export {
   type StrategyScoreParameters,
 } from './define.js'
 export { parseStrategyOptions, reservedOptionNames, strategyJsonSchema, symbolOption, toOptionIssues } from './options.js'
-export { parseSnapshot, resolveSnapshot, type ResolvedSnapshot, type ResolveSnapshotParameters, type StrategyProvider, type StrategySnapshot } from './snapshot.js'
+export {
+  parseSnapshot,
+  resolveSnapshot,
+  type RequestedSnapshot,
+  type ResolvedSnapshot,
+  type ResolveSnapshotParameters,
+  type StrategyProvider,
+  type StrategySnapshot,
+} from './snapshot.js'
 export {
   humanIdOptionFields,
   humanIdOptionsSchema,

@@ -32,6 +32,20 @@ export type ResolvedSnapshot = {
 }
 
 /**
+ * A snapshot as asked, before its block is read: what a strategy whose own reads return the block
+ * receives (see `StrategyDefinition.scoreRequested`). `resolve()` reads the block's header through
+ * the space's provider when the strategy needs its time: one request, sent once however often it
+ * is called.
+ */
+export type RequestedSnapshot = {
+  /** The space's network (a chain id string, as score-api passes it). */
+  network: string
+  /** What was asked: a block number, or 'latest'. */
+  requested: bigint | 'latest'
+  resolve(): Promise<ResolvedSnapshot>
+}
+
+/**
  * Reads a snapshot: a non-negative safe integer, a bigint, a string of decimal digits, or `'latest'`.
  *
  * @throws {InvalidParameterError} for anything else.

@@ -153,6 +153,43 @@ describe('the snapshot through any provider', () => {
   })
 })
 
+describe('a strategy that resolves the snapshot itself (scoreRequested)', () => {
+  /** Scores 1 at the block its own source returns; reads the header only when `needsTime`. */
+  const ownBlock = defineStrategy({
+    name: 'own-block',
+    title: 'Own block',
+    optionsSchema: z.object({ symbol: symbolOption, needsTime: z.boolean().default(false) }).strict(),
+    async score() {
+      throw new Error('runStrategy calls scoreRequested')
+    },
+    async scoreRequested({ addresses, options, snapshot }) {
+      const resolved = options.needsTime
+        ? await Promise.all([snapshot.resolve(), snapshot.resolve()]).then(([first]) => first)
+        : { network: snapshot.network, requested: snapshot.requested, blockNumber: 42n, timestamp: 1_700_000_084 }
+      return { snapshot: resolved, results: new Map(addresses.map((address) => [address, { score: 1, detail: resolved.timestamp }])) }
+    },
+  })
+
+  test('no header is read unless it asks; then once, counted as the provider; the run answers the block it gives', async () => {
+    const provider = recordingProvider()
+    const own = await runStrategy(ownBlock, { network: '10', provider, addresses: [alice], options: {}, snapshot: 'latest' })
+    expect(provider.calls).toEqual([])
+    expect(own.requests).toEqual({})
+    expect(own.snapshot).toEqual({ network: '10', requested: 'latest', blockNumber: 42n, timestamp: 1_700_000_084 })
+    const timed = await runStrategy(ownBlock, { network: '10', provider, addresses: [alice, bob], options: { needsTime: true }, snapshot: 7 })
+    expect(provider.calls).toEqual(['eth_getBlockByNumber'])
+    expect(timed.requests).toEqual({ provider: 1 })
+    expect(timed.snapshot).toEqual({ network: '10', requested: 7n, blockNumber: 7n, timestamp: 1_700_000_014 })
+    expect(timed.scores).toEqual({ [getAddress(alice)]: 1, [getAddress(bob)]: 1 })
+  })
+
+  test('a bad snapshot is refused before any request, as for score', async () => {
+    const provider = recordingProvider()
+    await expect(runStrategy(ownBlock, { network: '10', provider, addresses: [alice], options: {}, snapshot: 'yesterday' })).rejects.toThrow(InvalidParameterError)
+    expect(provider.calls).toEqual([])
+  })
+})
+
 describe('deadline and rate budget', () => {
   test('a source still answering when the deadline passes: StrategyDeadlineError naming the source and addresses', async () => {
     const stuck = defineStrategy({
