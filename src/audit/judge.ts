@@ -135,7 +135,9 @@ export function createStrategyJudge(parameters: CreateStrategyJudgeParameters): 
   if (!Number.isSafeInteger(batchSize) || batchSize < 1) throw new InvalidParameterError({ parameter: 'batchSize', reason: `Expected a positive integer, got ${batchSize}.` })
   // One cache for every batch of the audit, so a listing read for the first batch serves the rest.
   const cache = parameters.context.cache ?? createStrategyCache()
-  const context: StrategyContext = { deadlineMs: Infinity, ...parameters.context, cache }
+  // The report shows until when each credential holds: Human ID on chain reads the expiries too.
+  const humanId = { expiries: true, ...parameters.context.humanId }
+  const context: StrategyContext = { deadlineMs: Infinity, ...parameters.context, humanId, cache }
   return async ({ addresses, onJudged }) => {
     const judgments = new Map<string, AuditJudgment>()
     for (let start = 0; start < addresses.length; start += batchSize) {

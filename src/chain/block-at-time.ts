@@ -175,6 +175,35 @@ export async function findBlockAtTime(parameters: FindBlockAtTimeParameters): Pr
 }
 
 /**
+ * The last block at or before `timestamp` by an exact clock, without reading the chain: what
+ * {@link findBlockAtTime} reads first. Undefined on a clock that is not exact, or before its anchor
+ * (the clock does not hold there). A block read at that number confirms it when
+ * {@link isLastBlockOnClock}.
+ *
+ * @throws {InvalidParameterError} for a negative or non-integer time, or a malformed clock.
+ */
+export function blockAtTimeOnClock(clock: BlockClock, timestamp: bigint | number): bigint | undefined {
+  const time = parseTime(timestamp)
+  const { anchor, stepMs, exact } = parseClock(clock)
+  if (!exact || time < anchor.timestamp) return undefined
+  return predict(anchor, stepMs, time)
+}
+
+/**
+ * Whether a block as read (its number and timestamp) is where an exact clock puts it and the last
+ * at or before `timestamp` (the next block, one step later, is after it): then it is the block
+ * {@link findBlockAtTime} would find, with no more reads. False on a clock that is not exact.
+ *
+ * @throws {InvalidParameterError} for a negative or non-integer time, or a malformed clock.
+ */
+export function isLastBlockOnClock(clock: BlockClock, block: { number: bigint; timestamp: bigint }, timestamp: bigint | number): boolean {
+  const time = parseTime(timestamp)
+  const { anchor, stepMs, exact } = parseClock(clock)
+  const onClock = exact && block.number >= anchor.blockNumber && block.timestamp * 1000n === anchor.timestamp * 1000n + (block.number - anchor.blockNumber) * stepMs
+  return onClock && block.timestamp <= time && (time - block.timestamp) * 1000n < stepMs
+}
+
+/**
  * Optimism's clock since Bedrock (the rollup's L2 genesis): block 105,235,063 at 1686068903
  * (2023-06-06T16:28:23Z), then one block every 2 s exactly.
  *

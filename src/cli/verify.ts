@@ -65,7 +65,9 @@ export async function runVerifyCommand(options: VerifyCommandOptions, io: { env:
   if (!/^[0-9]{1,12}$/.test(network)) throw new InvalidParameterError({ parameter: '--network', reason: `Expected a chain id, got "${network.slice(0, 20)}".` })
   const snapshot = parseSnapshot(options.snapshot ?? 'latest')
   const { provider, url: rpcUrl } = commandProvider({ flags: options, env: io.env, network, fetch: io.fetch })
-  const context = { ...commandStrategyContext({ flags: options, env: io.env, fetch: io.fetch }), cache: createStrategyCache() }
+  const base = commandStrategyContext({ flags: options, env: io.env, fetch: io.fetch })
+  // Each verdict is shown with until when it holds: Human ID on chain reads the expiries too.
+  const context = { ...base, humanId: { ...base.humanId, expiries: true }, cache: createStrategyCache() }
   // The RPCs serve the chains they stand for, and the block is not dated ahead of the clock.
   await checkCommandChains({ rpcUrl, network, hubChain: context.humanId?.hubChain, fetch: io.fetch })
   const pinned = await resolveSnapshot({ provider, snapshot, network })

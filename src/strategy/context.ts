@@ -60,6 +60,14 @@ export type HumanIdAccess = {
   baseUrl?: string | undefined
   /** The attestation index (clean hands). Default `https://mainnet-rpc.sign.global`. */
   attestationIndexBaseUrl?: string | undefined
+  /**
+   * Read each credential's expiry too (the verdicts' `expiresAt`; `source: chain`), for a report
+   * that shows it (the audit and `personhood verify` turn it on). The reader then returns 6 more
+   * bytes per SBT and attestation, about 1,500 gas each, so a call holds fewer voters: 500 with
+   * every credential may take two calls instead of one. Default false: a score needs no expiry, and
+   * a call costs what the score-api folder's does (chain verdicts' `expiresAt` is then null).
+   */
+  expiries?: boolean | undefined
 }
 
 /**

@@ -2,28 +2,30 @@
  * `human-id`: a score for each voter holding Human ID credentials (government ID, phone,
  * biometrics, clean hands) as they stood at the snapshot. Human ID lives on Optimism; a space's
  * snapshot is a block of its own network, so the strategy takes that block's time and judges on the
- * hub chain's last block at or before it: on chain (the verifier, a few multicalls) or through the
- * Human ID API (E4-E6, batched) and the attestation index.
+ * hub chain's last block at or before it: on chain (the deployless reader of the score-api folder,
+ * one `eth_call` per chunk of voters) or through the Human ID API (E4-E6, batched) and the
+ * attestation index.
  */
 import { createPublicClient, http, type Address } from 'viem'
 import { z } from 'zod'
-import { baseSepoliaClock, findBlockAtTime, optimismClock, type BlockClock } from '../chain/block-at-time.js'
+import { baseSepoliaClock, blockAtTimeOnClock, findBlockAtTime, isLastBlockOnClock, optimismClock, type BlockClock } from '../chain/block-at-time.js'
 import type { HumanCredential } from '../chain/constants.js'
 import { baseSepoliaNetwork, optimismNetwork, type NetworkConstants } from '../chain/constants.js'
 import { toPublicClient, type ChainClient } from '../chain/provider.js'
 import { createAttestationIndexClient, defaultAttestationIndexBaseUrl, type AttestationIndexClient } from '../clients/attestation-index.js'
 import { createHumanIdClient, defaultHumanIdBaseUrl, type HumanIdClient } from '../clients/human-id.js'
+import { BlockNotAvailableError } from '../errors/chain.js'
 import { StrategyOptionsError } from '../errors/strategy.js'
 import { mapWithConcurrency } from '../http/concurrency.js'
 import { defaultActionId, parseActionId } from '../utils/parse.js'
 import { findCleanHandsRows } from '../verify/attestation-lookup.js'
-import { verifyCredentials } from '../verify/credentials.js'
-import { matchCredentials, verdictFromAttestationRows, verdictsFromVerifier, verdictsFromVotingStrategy, type HumanIdVerdict } from '../verify/verdict.js'
+import { readReaderVerdicts, type ReaderBlock } from '../verify/reader-verdicts.js'
+import { matchCredentials, verdictFromAttestationRows, verdictsFromVotingStrategy, type HumanIdVerdict } from '../verify/verdict.js'
 import type { StrategyRuntime } from './context.js'
 import { readSource } from './deadline.js'
-import { defineStrategy } from './define.js'
+import { defineStrategy, type StrategyScoreParameters } from './define.js'
 import { symbolOption } from './options.js'
-import type { ResolvedSnapshot, StrategyProvider } from './snapshot.js'
+import type { RequestedSnapshot, ResolvedSnapshot, StrategyProvider } from './snapshot.js'
 
 /** The credentials a space can ask for, in the fallback policy's order. */
 export const humanIdStrategyCredentials = ['gov-id', 'phone', 'biometrics', 'clean-hands'] as const satisfies readonly HumanCredential[]
@@ -78,7 +80,7 @@ export type HumanIdDetail = {
 /** The sources' names in words, with their labels (errors and request counts name them). */
 export const humanIdSourceNames = {
   hubBlock: 'hub chain block at the snapshot time',
-  chain: 'Human ID contracts on chain (multicall)',
+  chain: 'Human ID contracts on chain (the deployless reader)',
   api: 'Human ID voting strategy API (E4-E6)',
   index: 'attestation index (clean hands)',
 } as const
@@ -115,9 +117,10 @@ function isChainClient(provider: StrategyProvider): provider is ChainClient {
 }
 
 /**
- * The hub chain's block to judge at: the snapshot's own when the space is on the hub chain, else
- * the hub chain's last block at or before the snapshot block's time (arithmetic on its 2 s clock,
- * confirmed by one header read).
+ * The hub chain's block to judge at, read from the chain: the snapshot's own when the space is on
+ * the hub chain, else the hub chain's last block at or before the snapshot block's time (arithmetic
+ * on its 2 s clock, confirmed by one header read; searched off the clock). Source `api` judges
+ * there; source `chain` only when the reader's answer did not confirm the clock's block.
  */
 async function hubBlockAt(parameters: {
   runtime: StrategyRuntime
@@ -128,7 +131,7 @@ async function hubBlockAt(parameters: {
 }): Promise<HumanIdDetail['hubBlock']> {
   const { runtime, hub, snapshot } = parameters
   if (Number(snapshot.network) === hub.chainId) return { chainId: hub.chainId, blockNumber: snapshot.blockNumber, timestamp: snapshot.timestamp }
-  const cacheKey = `human-id:hub-block:${hub.chainId}:${snapshot.timestamp}`
+  const cacheKey = hubBlockCacheKey(hub, snapshot)
   const cached = runtime.cache?.get(cacheKey) as HumanIdDetail['hubBlock'] | undefined
   if (cached) return cached
   const found = await readSource({ source: humanIdSourceNames.hubBlock, addresses: parameters.addresses, deadline: runtime.deadline }, () =>
@@ -185,7 +188,8 @@ export type ReadHumanIdVerdictsAtParameters = {
   provider: StrategyProvider
   /** Distinct, EIP-55. */
   addresses: readonly Address[]
-  snapshot: ResolvedSnapshot
+  /** The snapshot's block, or the snapshot as asked (its header is then read only when needed). */
+  snapshot: ResolvedSnapshot | RequestedSnapshot
   runtime: StrategyRuntime
 }
 
@@ -195,19 +199,30 @@ export type ReadHumanIdVerdictsAtParameters = {
  * (`any`/`all`) applied. Every address gets an answer, or the call throws: a voter is never judged
  * without one.
  *
- * Requests, on chain: the hub block (one header read when the space is on another network), then
- * `verifyCredentials` (one multicall per 500 calls, and for clean hands the attestation index, per
- * address or by listing pages, whichever is fewer). Through the API: one E4-E6 request per
- * credential and batch of addresses (as many as a URL holds), and the index for clean hands.
+ * Requests, on chain: one `eth_call` of the deployless reader per chunk of addresses (500 with the
+ * three SBT credentials fit one; src/verify/human-id-reader.ts plans them, as the score-api folder
+ * does), which also returns the block's number, time and chain id; with clean hands, the
+ * attestation index first (one read for one address; for many, the listing by pages or one read
+ * per address, whichever is fewer). On the hub chain that is all: the snapshot is the block. On
+ * another network, the snapshot's header (its time; not read again when given resolved), and the
+ * hub chain's block at that time by the hub chain's clock (2 s blocks on Optimism), which the
+ * reader's own answer confirms; off the clock, or not there yet, the block is searched
+ * (`findBlockAtTime`, header reads) and the first call redone. Through the API: one E4-E6 request
+ * per credential and batch of addresses (as many as a URL holds), and the index for clean hands.
  *
  * @throws {StrategyOptionsError} when the space is on another network than the hub and no hub-chain RPC is configured.
- * @throws {StrategySourceError} when a source fails (named, with the addresses).
+ * @throws {StrategySourceError} when a source fails (named, with the addresses); a hub chain on
+ *   another chain than the hub's is one, caused by an {@link InvalidParameterError}.
  */
 export async function readHumanIdVerdictsAt(parameters: ReadHumanIdVerdictsAtParameters): Promise<Map<Address, HumanIdDetail>> {
-  const { strategy, options, runtime, addresses, snapshot } = parameters
+  return (await readHumanIdAt(parameters)).details
+}
+
+/** {@link readHumanIdVerdictsAt}, and the snapshot it judged at (resolved from the reader's answer on the hub chain). */
+async function readHumanIdAt(parameters: ReadHumanIdVerdictsAtParameters): Promise<{ details: Map<Address, HumanIdDetail>; snapshot: ResolvedSnapshot }> {
+  const { strategy, options, runtime, addresses } = parameters
   const hub = hubChainOf(options.sandbox)
   const client = hubClient(runtime, strategy, hub, parameters.network, parameters.provider)
-  const hubBlock = await hubBlockAt({ runtime, client, hub, snapshot, addresses })
   const actionId = parseActionId(options.actionId ?? defaultActionId)
   const credentials = [...new Set(options.credentials)]
   const verdicts = new Map<Address, HumanIdVerdict[]>(addresses.map((address) => [address, []]))
@@ -215,25 +230,15 @@ export async function readHumanIdVerdictsAt(parameters: ReadHumanIdVerdictsAtPar
     for (const verdict of list) verdicts.get(verdict.address)?.push(verdict)
   }
 
+  let hubBlock: HumanIdDetail['hubBlock']
+  let snapshot: ResolvedSnapshot
   if (options.source === 'chain') {
-    const indexSource = { source: humanIdSourceNames.index, addresses, deadline: runtime.deadline }
-    const chainSource = { source: humanIdSourceNames.chain, addresses, deadline: runtime.deadline }
-    const counted = countingChainClient(toPublicClient(client), runtime)
-    const result = await readSource(credentials.includes('clean-hands') ? { ...chainSource, source: `${chainSource.source} and ${indexSource.source}` } : chainSource, () =>
-      verifyCredentials({
-        client: counted,
-        addresses,
-        credentials,
-        actionId,
-        blockNumber: hubBlock.blockNumber,
-        network: hub.network,
-        allowSandbox: options.sandbox,
-        concurrency: runtime.concurrency,
-        ...(credentials.includes('clean-hands') ? { attestationIndex: countedIndex(runtime) } : {}),
-      }),
-    )
-    add(verdictsFromVerifier(result))
+    const read = await readOnChain({ ...parameters, hub, client, credentials, actionId })
+    for (const list of read.verdicts.values()) add(list)
+    ;({ hubBlock, snapshot } = read)
   } else {
+    snapshot = 'resolve' in parameters.snapshot ? await parameters.snapshot.resolve() : parameters.snapshot
+    hubBlock = await hubBlockAt({ runtime, client, hub, snapshot, addresses })
     const api = humanIdClientOf({ ...runtime, context: { ...runtime.context, fetch: countingFetch(runtime, humanIdSourceNames.api) } })
     const onApi = credentials.filter((credential): credential is 'gov-id' | 'phone' | 'biometrics' => credential !== 'clean-hands')
     await mapWithConcurrency(onApi, runtime.concurrency, async (credential) => {
@@ -243,17 +248,7 @@ export async function readHumanIdVerdictsAt(parameters: ReadHumanIdVerdictsAtPar
       add(verdictsFromVotingStrategy({ credential, scores, chainId: hub.chainId, snapshot: hubBlock.blockNumber, actionId }))
     })
     if (credentials.includes('clean-hands')) {
-      const lower = addresses.map((address) => address.toLowerCase() as Address)
-      const { rows } = await readSource({ source: humanIdSourceNames.index, addresses, deadline: runtime.deadline }, () =>
-        findCleanHandsRows({
-          index: countedIndex(runtime),
-          addresses: lower,
-          schemaId: hub.network.cleanHands.fullSchemaId,
-          attester: hub.network.cleanHands.attester,
-          lookup: 'auto',
-          concurrency: runtime.concurrency,
-        }),
-      )
+      const { rows } = await readCleanHandsRows(runtime, hub, addresses)
       add(
         addresses.map((address, index) =>
           verdictFromAttestationRows({ address, rows: rows[index] ?? [], now: hubBlock.timestamp, attester: hub.network.cleanHands.attester, schemaId: hub.network.cleanHands.fullSchemaId }),
@@ -269,7 +264,98 @@ export async function readHumanIdVerdictsAt(parameters: ReadHumanIdVerdictsAtPar
     const method = match.valid ? (credentials.find((credential) => match.verdicts.some((verdict) => verdict.credential === credential && verdict.valid)) ?? null) : null
     details.set(address, { eligible: match.valid, method, verdicts: list, hubBlock })
   }
-  return details
+  return { details, snapshot }
+}
+
+/** The attestation index's rows of each address (in order), the cheaper way for their number. */
+function readCleanHandsRows(runtime: StrategyRuntime, hub: HubChain, addresses: readonly Address[]) {
+  const lower = addresses.map((address) => address.toLowerCase() as Address)
+  return readSource({ source: humanIdSourceNames.index, addresses, deadline: runtime.deadline }, () =>
+    findCleanHandsRows({
+      index: countedIndex(runtime),
+      addresses: lower,
+      schemaId: hub.network.cleanHands.fullSchemaId,
+      attester: hub.network.cleanHands.attester,
+      lookup: 'auto',
+      concurrency: runtime.concurrency,
+    }),
+  )
+}
+
+/**
+ * Source `chain`: the index's candidates for clean hands, then the reader at the hub chain's block:
+ * the snapshot's own on the hub chain; elsewhere the block at the snapshot's time by the hub
+ * chain's clock, checked by the reader's answer (searched when off the clock or not there yet).
+ */
+async function readOnChain(
+  parameters: ReadHumanIdVerdictsAtParameters & { hub: HubChain; client: ChainClient; credentials: HumanIdSourceOptions['credentials']; actionId: bigint },
+): Promise<{ verdicts: Map<Address, HumanIdVerdict[]>; hubBlock: HumanIdDetail['hubBlock']; snapshot: ResolvedSnapshot }> {
+  const { runtime, hub, client, addresses, credentials } = parameters
+  const cleanHands = credentials.includes('clean-hands') ? await readCleanHandsRows(runtime, hub, addresses) : undefined
+  const given = 'resolve' in parameters.snapshot ? undefined : parameters.snapshot
+  const onHub = Number(parameters.network) === hub.chainId
+  let blockNumber: bigint | 'latest'
+  let check: ((first: { block: ReaderBlock } | { error: unknown }) => Promise<bigint | undefined>) | undefined
+  let snapshot = given
+  if (onHub) {
+    blockNumber = given?.blockNumber ?? (parameters.snapshot as RequestedSnapshot).requested
+  } else {
+    snapshot ??= await (parameters.snapshot as RequestedSnapshot).resolve()
+    const found = await hubBlockByClock(runtime, hub, client, snapshot, addresses)
+    ;({ blockNumber, check } = found)
+  }
+  const counted = countingChainClient(toPublicClient(client), runtime)
+  const read = await readSource({ source: humanIdSourceNames.chain, addresses, deadline: runtime.deadline }, () =>
+    readReaderVerdicts({
+      client: counted,
+      network: hub.network,
+      addresses,
+      credentials,
+      actionId: parameters.actionId,
+      expiries: runtime.context.humanId?.expiries === true,
+      blockNumber,
+      ...(cleanHands ? { cleanHands: { rows: cleanHands.rows, lookup: cleanHands.summary.path } } : {}),
+      check,
+    }),
+  )
+  const hubBlock = { chainId: read.block.chainId, blockNumber: read.block.number, timestamp: Number(read.block.timestamp) }
+  if (!onHub) runtime.cache?.set(hubBlockCacheKey(hub, snapshot!), hubBlock)
+  return {
+    verdicts: read.verdicts,
+    hubBlock,
+    // On the hub chain the reader's block is the snapshot's.
+    snapshot: snapshot ?? { network: parameters.network, requested: (parameters.snapshot as RequestedSnapshot).requested, blockNumber: hubBlock.blockNumber, timestamp: hubBlock.timestamp },
+  }
+}
+
+function hubBlockCacheKey(hub: HubChain, snapshot: ResolvedSnapshot): string {
+  return `human-id:hub-block:${hub.chainId}:${snapshot.timestamp}`
+}
+
+/**
+ * The hub chain's block at the snapshot's time for the reader: one found before (kept in the
+ * cache), else by the hub chain's exact clock, with the check the reader's answer must pass (else
+ * it is searched, and this chain is searched from then on), else searched now.
+ */
+async function hubBlockByClock(runtime: StrategyRuntime, hub: HubChain, client: ChainClient, snapshot: ResolvedSnapshot, addresses: readonly Address[]) {
+  const cached = runtime.cache?.get(hubBlockCacheKey(hub, snapshot)) as HumanIdDetail['hubBlock'] | undefined
+  if (cached) return { blockNumber: cached.blockNumber, check: undefined }
+  const clock = runtime.context.humanId?.hubClock ?? hub.clock
+  const offClockKey = `human-id:off-clock:${hub.chainId}`
+  const byClock = runtime.cache?.get(offClockKey) === true ? undefined : blockAtTimeOnClock(clock, snapshot.timestamp)
+  const search = async () => (await hubBlockAt({ runtime, client, hub, snapshot, addresses })).blockNumber
+  if (byClock === undefined) return { blockNumber: await search(), check: undefined }
+  const check = async (first: { block: ReaderBlock } | { error: unknown }): Promise<bigint | undefined> => {
+    if ('block' in first) {
+      if (isLastBlockOnClock(clock, first.block, snapshot.timestamp)) return undefined
+      // The block is where the clock put it, at another time: the chain left its clock.
+      if (first.block.number === byClock) runtime.cache?.set(offClockKey, true)
+    } else if (!(first.error instanceof BlockNotAvailableError)) {
+      return undefined
+    }
+    return search()
+  }
+  return { blockNumber: byClock, check }
 }
 
 function countedIndex(runtime: StrategyRuntime): AttestationIndexClient {
@@ -304,12 +390,21 @@ export const humanIdStrategy = defineStrategy<HumanIdOptions, HumanIdDetail>({
   name: 'human-id',
   title: 'Human ID credentials at the snapshot',
   optionsSchema: humanIdOptionsSchema,
-  async score({ strategy, network, provider, addresses, options, snapshot, runtime }) {
-    const details = await readHumanIdVerdictsAt({ strategy, options, network, provider, addresses, snapshot, runtime })
-    return new Map(addresses.map((address) => {
-      const detail = details.get(address)!
-      return [address, { score: detail.eligible ? options.score : 0, detail }]
-    }))
+  async score(parameters) {
+    return (await scoreHumanId(parameters)).results
   },
+  // On the hub chain the reader returns the block's time: no header is read first.
+  scoreRequested: scoreHumanId,
 })
+
+async function scoreHumanId({ strategy, network, provider, addresses, options, snapshot, runtime }: StrategyScoreParameters<HumanIdOptions, ResolvedSnapshot | RequestedSnapshot>) {
+  const read = await readHumanIdAt({ strategy, options, network, provider, addresses, snapshot, runtime })
+  const results = new Map(
+    addresses.map((address) => {
+      const detail = read.details.get(address)!
+      return [address, { score: detail.eligible ? options.score : 0, detail }] as const
+    }),
+  )
+  return { snapshot: read.snapshot, results }
+}
 

@@ -8,7 +8,7 @@
  * not), and it orders and compares with `<` (an ISO string does so only in one exact format).
  */
 import type { Address, Hex } from 'viem'
-import type { HumanCredential } from '../chain/constants.js'
+import type { HumanCredential, HumanIdCircuit } from '../chain/constants.js'
 import { InvalidParameterError } from '../errors/input.js'
 import type { MalformedAttestationRow } from '../schemas/attestation.js'
 import type { HumanIdCredential, VerificationResult } from '../schemas/human-id.js'
@@ -16,8 +16,9 @@ import type { V2Score } from '../schemas/passport.js'
 import type { RegistryScore } from '../schemas/registry.js'
 import { toPlainDecimal } from '../schemas/common.js'
 import { describeValue, maxDateSeconds, parseActionId, parseAddress, parseTimestamp } from '../utils/parse.js'
-import { judgeCleanHandsRows, type CleanHandsOptions, type CleanHandsRow, type CleanHandsRowReason } from './clean-hands.js'
-import type { CredentialEvidence, CredentialReason, VerifyCredentialsReturnType } from './credentials.js'
+import { judgeCleanHandsRows, type CleanHandsOptions, type CleanHandsRow, type CleanHandsRowReason, type OnchainCleanHandsReason } from './clean-hands.js'
+import type { AttestationIndexEvidence, CredentialEvidence, CredentialReason, LegacyStoreEvidence, VerifyCredentialsReturnType } from './credentials.js'
+import type { SbtReason } from './sbt.js'
 import { checkPassportScore, defaultPassportThreshold, type PassportReason } from './passport.js'
 import * as rules from './rules.js'
 
@@ -42,7 +43,10 @@ export type VerdictSource = 'chain' | 'human-id-api' | 'attestation-index' | 'pa
  */
 export type VerdictReason = CredentialReason | CleanHandsRowReason | PassportReason | 'not-verified'
 
-/** What a chain verdict rests on: the block and every read (see {@link CredentialEvidence}). */
+/**
+ * What a chain verdict rests on: the block and every read: the verifier's reads (see
+ * {@link CredentialEvidence}), or the deployless reader's comparisons (see {@link ReaderEvidence}).
+ */
 export type ChainVerdictEvidence = {
   kind: 'chain'
   chainId: number
@@ -52,8 +56,66 @@ export type ChainVerdictEvidence = {
   blockHash?: Hex | undefined
   blockTimestamp?: bigint | undefined
   actionId: bigint
-  reads: CredentialEvidence[]
+  reads: (CredentialEvidence | ReaderEvidence)[]
 }
+
+/**
+ * One SBT as the deployless reader (strategies/human-id/reader.sol) read it inside the EVM at the
+ * block: `getSBT`, or `sbtOwners` where `getSBT` reverted, compared there with what the rule
+ * expects; the reader returns the comparisons, not the public values.
+ */
+export type ReaderSbtEvidence = {
+  kind: 'reader-sbt'
+  circuit: HumanIdCircuit
+  /** The Hub. */
+  contract: Address
+  subject: Address
+  circuitId: Hex
+  /** `getSBT` (it answered) or `sbtOwners` (getSBT reverted). */
+  call: 'getSBT' | 'sbtOwners'
+  revoked: boolean
+  /** The SBT's expiry, when the reader was asked for it: at most 2^48 - 1 (a later one reads as that). */
+  expiry?: bigint | undefined
+  /** `getSBT`: whether `publicValues[4]`, `[2]` and `[1]` are the issuer, action id and subject; undefined with fewer than five values. */
+  publicValues?: { issuer: boolean; actionId: boolean; subject: boolean } | undefined
+  expected: { actionId: bigint; issuer: bigint }
+  reason: SbtReason
+}
+
+/**
+ * One attestation-index row and the rule's verdict on it; when it passed, the attestation as the
+ * deployless reader found it on Sign Protocol at the block (compared there, as for SBTs).
+ */
+export type ReaderAttestationEvidence = {
+  kind: 'reader-attestation'
+  /** The id as the index gave it. */
+  attestationId: string | undefined
+  /** The row as the index sent it (a malformed one is kept, judged `malformed`). */
+  row: CleanHandsRow | MalformedAttestationRow
+  rowReason: CleanHandsRowReason
+  onchain?:
+    | {
+        contract: Address
+        call: 'getAttestation'
+        attestationId: bigint
+        exists: boolean
+        schemaId: boolean
+        attester: boolean
+        revoked: boolean
+        /** When the reader was asked for it: at most 2^48 - 1. */
+        validUntil?: bigint | undefined
+        /** `recipients[0]` is the ABI string of the address (any letter case). */
+        recipient: boolean
+        reason: OnchainCleanHandsReason
+      }
+    | undefined
+}
+
+/**
+ * What the deployless reader's verdicts rest on: each SBT's comparisons, the permanent store's
+ * answer, the index's rows and each attestation's comparisons.
+ */
+export type ReaderEvidence = ReaderSbtEvidence | LegacyStoreEvidence | AttestationIndexEvidence | ReaderAttestationEvidence
 
 /** What a Human ID service verdict rests on: the endpoint and its answer. */
 export type HumanIdApiVerdictEvidence =

@@ -11,6 +11,7 @@ import { StrategyOptionsError, StrategySourceError } from '../../src/errors/stra
 import { runStrategy, type StrategyRun } from '../../src/strategy/define.js'
 import { humanIdStrategy, type HumanIdDetail } from '../../src/strategy/human-id.js'
 import type { StrategyContext } from '../../src/strategy/context.js'
+import { createStrategyCache } from '../../src/strategy/cache.js'
 import { ethereumClock } from '../strategies/human-id-serving.js'
 import { chainClockProvider, conformanceWorldNow } from '../strategies/world-server.js'
 
@@ -82,8 +83,29 @@ describe('human-id', () => {
     expect(detail.hubBlock).toEqual({ chainId: 10, blockNumber: hubBlock, timestamp: running.chain!.timeOf(hubBlock).getTime() / 1000 })
     expect(detail.hubBlock.timestamp).toBeLessThanOrEqual(time)
     expect(detail.hubBlock.timestamp + 2).toBeGreaterThan(time)
-    // One header read finds it on the hub chain's clock.
-    expect(onEthereum.requests['hub chain block at the snapshot time']).toBe(1)
+    // The hub chain's clock finds it, and the reader's own answer (its block's number and time)
+    // confirms it: no header of the hub chain is read, one reader call is made.
+    expect(onEthereum.requests['hub chain block at the snapshot time']).toBeUndefined()
+    expect(onEthereum.requests['Human ID contracts on chain (the deployless reader)']).toBe(1)
+  }, 120_000)
+
+  it("a hub clock the chain is not on: the reader's block is off it, so the block is searched and the first call redone; a later call for that snapshot reuses the block", async () => {
+    const ethereumBlock = 22_663_079
+    const { state } = running.app.context.store
+    // One second off the world's chain: every block sits a second before where this clock puts it.
+    const hubClock = { anchor: { blockNumber: 0n, timestamp: BigInt(state.chain.genesisTime) + 1n }, blockTimeSeconds: state.chain.blockTimeSeconds, exact: true }
+    const offClock: StrategyContext = { ...context, cache: createStrategyCache(), humanId: { ...context.humanId, hubClock } }
+    const reader = 'Human ID contracts on chain (the deployless reader)'
+    const options = { credentials: ['gov-id', 'phone'] }
+    const [right, off] = await Promise.all([run(options, { network: '1', snapshot: ethereumBlock }), run(options, { network: '1', snapshot: ethereumBlock, context: offClock })])
+    expect(off.scores).toEqual(right.scores)
+    expect([...off.results.values()][0]!.detail.hubBlock).toEqual([...right.results.values()][0]!.detail.hubBlock)
+    expect(right.requests).toEqual({ provider: 1, [reader]: 1 })
+    expect(off.requests[reader]).toBe(2)
+    expect(off.requests['hub chain block at the snapshot time']).toBeGreaterThan(0)
+    const again = await run(options, { network: '1', snapshot: ethereumBlock, context: offClock })
+    expect(again.requests).toEqual({ provider: 1, [reader]: 1 })
+    expect(again.scores).toEqual(right.scores)
   }, 120_000)
 
   it('without a hub-chain RPC, a space on another network is an options error', async () => {
@@ -131,7 +153,7 @@ describe('human-id', () => {
     const broken = { humanId: { ...context.humanId, hubChain: 'http://127.0.0.1:9/' }, cache: false as const, now }
     const onChain = run({ credentials: ['gov-id'] }, { network: '1', snapshot: 22_663_079, addresses: few, context: broken })
     await expect(onChain).rejects.toThrow(StrategySourceError)
-    await expect(onChain).rejects.toThrow(/hub chain block at the snapshot time/)
+    await expect(onChain).rejects.toThrow(/Human ID contracts on chain \(the deployless reader\)/)
     const noIndex = { ...context, humanId: { ...context.humanId, attestationIndexBaseUrl: 'http://127.0.0.1:9' } }
     const error = await run({ credentials: ['clean-hands'], source: 'api' }, { addresses: few, context: noIndex }).catch((caught: unknown) => caught)
     expect(error).toBeInstanceOf(StrategySourceError)
