@@ -218,8 +218,11 @@ export async function readHumanIdVerdictsAt(parameters: ReadHumanIdVerdictsAtPar
   return (await readHumanIdAt(parameters)).details
 }
 
-/** {@link readHumanIdVerdictsAt}, and the snapshot it judged at (resolved from the reader's answer on the hub chain). */
-async function readHumanIdAt(parameters: ReadHumanIdVerdictsAtParameters): Promise<{ details: Map<Address, HumanIdDetail>; snapshot: ResolvedSnapshot }> {
+/**
+ * {@link readHumanIdVerdictsAt}, and the snapshot it judged at (on the hub chain with source
+ * `chain`, the reader's block: no header read). For human-id and human-verification.
+ */
+export async function readHumanIdAt(parameters: ReadHumanIdVerdictsAtParameters): Promise<{ details: Map<Address, HumanIdDetail>; snapshot: ResolvedSnapshot }> {
   const { strategy, options, runtime, addresses } = parameters
   const hub = hubChainOf(options.sandbox)
   const client = hubClient(runtime, strategy, hub, parameters.network, parameters.provider)

@@ -8,11 +8,12 @@ import type { Address } from 'viem'
 import { z } from 'zod'
 import { applyFallbackPolicy, type FallbackDecision, type HumanIdVerdict, type PassportVerdict, type Verdict, type VerdictCredential } from '../verify/verdict.js'
 import { getPassportSources, type PassportSources } from './context.js'
-import { defineStrategy } from './define.js'
-import { humanIdOptionFields, readHumanIdVerdictsAt, type HumanIdDetail } from './human-id.js'
+import { defineStrategy, type StrategyScoreParameters } from './define.js'
+import { humanIdOptionFields, readHumanIdAt, type HumanIdDetail } from './human-id.js'
 import { symbolOption } from './options.js'
 import { readPassportScoresAt } from './passport-scores.js'
 import { passportV2OptionsSchema, resolvePassportScorerId } from './passport-v2.js'
+import type { RequestedSnapshot, ResolvedSnapshot } from './snapshot.js'
 
 const passportFields = passportV2OptionsSchema.shape
 
@@ -69,31 +70,46 @@ export const humanVerificationStrategy = defineStrategy<HumanVerificationOptions
     if (options.passportScore === 0) return options
     return { ...options, passport: { scorerId: resolvePassportScorerId(strategy, options.scorerId, runtime), sources: getPassportSources(runtime, strategy) } }
   },
-  async score({ strategy, network, provider, addresses, options, snapshot, runtime }) {
-    const humanId = await readHumanIdVerdictsAt({ strategy, options, network, provider, addresses, snapshot, runtime })
-    const unverified = addresses.filter((address) => !humanId.get(address)!.eligible)
-    const passport = new Map<Address, PassportVerdict>()
-    if (options.passport && unverified.length > 0) {
-      const read = await readPassportScoresAt({
-        sources: options.passport.sources,
-        scorerId: options.passport.scorerId,
-        addresses: unverified,
-        at: snapshot.timestamp,
-        threshold: options.threshold,
-        allowLiveScore: options.allowLiveScore,
-        runtime,
-      })
-      for (const [address, verdict] of read.verdicts) passport.set(address, verdict)
-    }
-    return new Map(
-      addresses.map((address) => {
-        const detail = humanId.get(address)!
-        const passportVerdict = passport.get(address)
-        const verdicts: Verdict[] = [...(detail.verdicts as HumanIdVerdict[]), ...(passportVerdict ? [passportVerdict] : [])]
-        const decision = applyFallbackPolicy({ verdicts, credentials: options.credentials, match: options.match, passport: options.passport !== undefined })
-        const score = !decision.eligible ? 0 : decision.method === 'passport' ? options.passportScore : options.verifiedScore
-        return [address, { score, detail: { eligible: decision.eligible, method: decision.method, verdicts, decision, hubBlock: detail.hubBlock } }]
-      }),
-    )
+  async score(parameters) {
+    return (await scoreHumanVerification(parameters)).results
   },
+  // On the hub chain the reader returns the block's time (Passport's time too): no header is read first.
+  scoreRequested: scoreHumanVerification,
 })
+
+async function scoreHumanVerification({
+  strategy,
+  network,
+  provider,
+  addresses,
+  options,
+  snapshot: asked,
+  runtime,
+}: StrategyScoreParameters<HumanVerificationPrepared, ResolvedSnapshot | RequestedSnapshot>) {
+  const { details: humanId, snapshot } = await readHumanIdAt({ strategy, options, network, provider, addresses, snapshot: asked, runtime })
+  const unverified = addresses.filter((address) => !humanId.get(address)!.eligible)
+  const passport = new Map<Address, PassportVerdict>()
+  if (options.passport && unverified.length > 0) {
+    const read = await readPassportScoresAt({
+      sources: options.passport.sources,
+      scorerId: options.passport.scorerId,
+      addresses: unverified,
+      at: snapshot.timestamp,
+      threshold: options.threshold,
+      allowLiveScore: options.allowLiveScore,
+      runtime,
+    })
+    for (const [address, verdict] of read.verdicts) passport.set(address, verdict)
+  }
+  const results = new Map(
+    addresses.map((address) => {
+      const detail = humanId.get(address)!
+      const passportVerdict = passport.get(address)
+      const verdicts: Verdict[] = [...(detail.verdicts as HumanIdVerdict[]), ...(passportVerdict ? [passportVerdict] : [])]
+      const decision = applyFallbackPolicy({ verdicts, credentials: options.credentials, match: options.match, passport: options.passport !== undefined })
+      const score = !decision.eligible ? 0 : decision.method === 'passport' ? options.passportScore : options.verifiedScore
+      return [address, { score, detail: { eligible: decision.eligible, method: decision.method, verdicts, decision, hubBlock: detail.hubBlock } }] as const
+    }),
+  )
+  return { snapshot, results }
+}

@@ -86,6 +86,16 @@ describe('human-verification', () => {
     expect(passportPaths.every((path) => !verified.some((address) => path.toLowerCase().includes(address.toLowerCase().slice(2))))).toBe(true)
   }, 120_000)
 
+  it("one voter on Optimism: the reader's block gives Passport's time too, so no header is read (one reader call, one Passport read)", async () => {
+    const unverified = Object.entries((await run(humanIdStrategy, { credentials: ['gov-id', 'phone', 'biometrics'] })).scores).find(([, score]) => score === 0)![0]
+    const single = await run(humanVerificationStrategy, { credentials: ['gov-id', 'phone', 'biometrics'], scorerId: 1 }, server.context(), [unverified])
+    expect(single.requests.provider).toBeUndefined()
+    expect(single.requests['Human ID contracts on chain (the deployless reader)']).toBe(1)
+    const total = Object.values(single.requests).reduce((sum, count) => sum + count, 0)
+    expect(total).toBe(2)
+    expect(single.snapshot).toMatchObject({ blockNumber: BigInt(snapshot) })
+  }, 120_000)
+
   it('passportScore 0 turns the fallback off: no key needed, no Passport request', async () => {
     const { passport: _noKey, ...withoutPassport } = server.context()
     const { context, passportPaths } = recording(withoutPassport)
