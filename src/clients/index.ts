@@ -104,7 +104,7 @@ export {
   type UpdateCachedStampSaveStatusParameters,
   type UpdateCachedStampSaveStatusReturnType,
   type UpdateCachedStampsParameters,
-} from './stamp-cache.js'
+} from './stamp-cache/index.js'
 export {
   createHumanIdClient,
   defaultHumanIdBaseUrl,

@@ -3,13 +3,13 @@
  * sign-in (SIWE, D13), bulk stamp writes (D1-D4), reads (D5-D9) and terms of service (D10-D12).
  * One module per concern under `stamp-cache/`; this module is their public face.
  */
-export { createStampCacheClient, type StampCacheClient } from './stamp-cache/client.js'
+export { createStampCacheClient, type StampCacheClient } from './client.js'
 export {
   type CreateStampCacheClientParameters,
   type StampCacheContext,
   type StampCacheRequestOptions,
   type StampCacheSigner,
-} from './stamp-cache/context.js'
+} from './context.js'
 export {
   getStampCacheSignInNonce,
   signInNoncePath,
@@ -17,7 +17,7 @@ export {
   type GetStampCacheSignInNonceReturnType,
   type SignInToStampCacheParameters,
   type SignInToStampCacheReturnType,
-} from './stamp-cache/sign-in.js'
+} from './sign-in.js'
 export {
   addCachedStamps,
   deleteCachedStamps,
@@ -31,7 +31,7 @@ export {
   type UpdateCachedStampSaveStatusParameters,
   type UpdateCachedStampSaveStatusReturnType,
   type UpdateCachedStampsParameters,
-} from './stamp-cache/writes.js'
+} from './writes.js'
 export {
   calculateStampCacheScore,
   getCachedStamps,
@@ -41,7 +41,7 @@ export {
   type CalculateStampCacheScoreParameters,
   type GetCachedStampsParameters,
   type GetStampCacheScoreParameters,
-} from './stamp-cache/reads.js'
+} from './reads.js'
 export {
   acceptStampCacheTos,
   defaultTosType,
@@ -54,4 +54,4 @@ export {
   type IsStampCacheTosAcceptedParameters,
   type SignAndAcceptStampCacheTosParameters,
   type SignAndAcceptStampCacheTosReturnType,
-} from './stamp-cache/terms.js'
+} from './terms.js'
