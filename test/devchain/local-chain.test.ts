@@ -9,7 +9,7 @@ import { baseSepoliaNetwork, optimismNetwork } from '../../src/chain/constants.j
 import { startLocalChain, planLocalChain, type LocalChain } from '../../src/devchain/index.js'
 import { InvalidParameterError, LocalChainError } from '../../src/errors/index.js'
 import { createServer } from '../../src/server/index.js'
-import { verifyCredentials } from '../../src/verify/credentials.js'
+import { verifyCredentials } from '../../src/verify/credentials/index.js'
 import { firstBlockAtOrAfter } from '../../src/world/chain-time.js'
 import { generateWorld } from '../../src/world/generate.js'
 import type { AttestationRow, Verification, World } from '../../src/world/types.js'

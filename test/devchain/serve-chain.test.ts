@@ -8,7 +8,7 @@ import { describeServe, startServe, type RunningServe } from '../../src/cli/serv
 import { createAttestationIndexClient } from '../../src/clients/attestation-index.js'
 import { createHumanIdClient } from '../../src/clients/human-id.js'
 import { LocalChainError } from '../../src/errors/index.js'
-import { verifyCredentials } from '../../src/verify/credentials.js'
+import { verifyCredentials } from '../../src/verify/credentials/index.js'
 
 const worldNow = '2025-06-01T00:00:00.000Z'
 const now = () => Date.parse(worldNow) + 3_600_000

@@ -10,7 +10,7 @@ import { createPublicClient, http, type Address } from 'viem'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { startServe } from '../../src/cli/serve.js'
 import { createAttestationIndexClient } from '../../src/clients/attestation-index.js'
-import { verifyCredentials } from '../../src/verify/credentials.js'
+import { verifyCredentials } from '../../src/verify/credentials/index.js'
 import { layHumanIdFolder } from './human-id-layout.js'
 import { conformanceWorldNow } from './world-server.js'
 

@@ -3,23 +3,23 @@
  * or clean-hands attestation at one block, read from the chain in a few multicall requests.
  */
 import type { Address } from 'viem'
-import { getNetwork, type HumanCredential } from '../chain/constants.js'
-import { decodeGetSbt, decodeSbtOwners, getSbtCall, sbtOwnersCall } from '../chain/hub.js'
-import { decodeIsUniqueForAction, isUniqueForActionCall } from '../chain/legacy.js'
-import { blockTimestampCall, decodeBlockTimestamp, defaultMulticallBatchSize, defaultMulticallConcurrency, multicallAt } from '../chain/multicall.js'
-import { declaredChainId, toPublicClient } from '../chain/provider.js'
-import { chainReadError, readBlockHeader, readChainId, type ChainErrorContext } from '../chain/rpc.js'
-import { decodeGetAttestation, decodeRecipient, getAttestationCall } from '../chain/sign-protocol.js'
-import { InvalidParameterError } from '../errors/index.js'
-import { normalizeAddress } from '../utils/address.js'
-import { parseActionId, parseBlockNumber, parsePositiveInteger } from '../utils/parse.js'
-import { findCleanHandsRows, parseAttestationLookup } from './attestation-lookup.js'
-import { checkOnchainCleanHandsAttestation, createCleanHandsRowCheck, type CleanHandsRow } from './clean-hands.js'
-import type { MalformedAttestationRow } from '../schemas/attestation.js'
-import type { AttestationEvidence, CredentialResult, PairState, SbtCredential, VerifyCredentialsParameters, VerifyCredentialsReturnType } from './credentials/types.js'
-import { CallPlan } from './credentials/plan.js'
-import { judgeCleanHands, judgePair, slot, judge } from './credentials/judge.js'
-import { checkChain, checkNetwork, parseAttestationId, parseCredentials } from './credentials/parse.js'
+import { getNetwork, type HumanCredential } from '../../chain/constants.js'
+import { decodeGetSbt, decodeSbtOwners, getSbtCall, sbtOwnersCall } from '../../chain/hub.js'
+import { decodeIsUniqueForAction, isUniqueForActionCall } from '../../chain/legacy.js'
+import { blockTimestampCall, decodeBlockTimestamp, defaultMulticallBatchSize, defaultMulticallConcurrency, multicallAt } from '../../chain/multicall.js'
+import { declaredChainId, toPublicClient } from '../../chain/provider.js'
+import { chainReadError, readBlockHeader, readChainId, type ChainErrorContext } from '../../chain/rpc.js'
+import { decodeGetAttestation, decodeRecipient, getAttestationCall } from '../../chain/sign-protocol.js'
+import { InvalidParameterError } from '../../errors/index.js'
+import { normalizeAddress } from '../../utils/address.js'
+import { parseActionId, parseBlockNumber, parsePositiveInteger } from '../../utils/parse.js'
+import { findCleanHandsRows, parseAttestationLookup } from '../attestation-lookup.js'
+import { checkOnchainCleanHandsAttestation, createCleanHandsRowCheck, type CleanHandsRow } from '../clean-hands.js'
+import type { MalformedAttestationRow } from '../../schemas/attestation.js'
+import type { AttestationEvidence, CredentialResult, PairState, SbtCredential, VerifyCredentialsParameters, VerifyCredentialsReturnType } from './types.js'
+import { CallPlan } from './plan.js'
+import { judgeCleanHands, judgePair, slot, judge } from './judge.js'
+import { checkChain, checkNetwork, parseAttestationId, parseCredentials } from './parse.js'
 
 export type {
   AttestationEvidence,
@@ -31,8 +31,8 @@ export type {
   SbtEvidence,
   VerifyCredentialsParameters,
   VerifyCredentialsReturnType,
-} from './credentials/types.js'
-export type { AttestationIndex, AttestationLookup, AttestationLookupSummary } from './attestation-lookup.js'
+} from './types.js'
+export type { AttestationIndex, AttestationLookup, AttestationLookupSummary } from '../attestation-lookup.js'
 
 /**
  * Verifies Human ID credentials and clean-hands attestations for many addresses at one block.
