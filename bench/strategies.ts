@@ -15,7 +15,7 @@ import { createRegistryClient } from '../src/clients/registry.js'
 import { mapWithConcurrency } from '../src/http/concurrency.js'
 import { runStrategy } from '../src/strategy/define.js'
 import { humanVerificationStrategy } from '../src/strategy/human-verification.js'
-import { generateWorld } from '../src/world/generate.js'
+import { generateWorld } from '../src/world/generate/index.js'
 
 const wallets = Number(process.env.WALLETS ?? 20_000)
 const voterCounts = (process.env.VOTERS ?? '500,10000').split(',').map(Number)

@@ -15,7 +15,7 @@ import { hasValidCleanHandsAttestation } from '../../src/verify/clean-hands.js'
 import { isMalformedAttestationRow } from '../../src/schemas/attestation.js'
 import { verifyCredentials } from '../../src/verify/credentials/index.js'
 import { firstBlockAtOrAfter, timeToBlock } from '../../src/world/chain-time.js'
-import { generateWorld } from '../../src/world/generate.js'
+import { generateWorld } from '../../src/world/generate/index.js'
 import type { World } from '../../src/world/types.js'
 
 const worldNow = '2025-06-01T00:00:00.000Z'

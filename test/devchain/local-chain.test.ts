@@ -11,7 +11,7 @@ import { InvalidParameterError, LocalChainError } from '../../src/errors/index.j
 import { createServer } from '../../src/server/index.js'
 import { verifyCredentials } from '../../src/verify/credentials/index.js'
 import { firstBlockAtOrAfter } from '../../src/world/chain-time.js'
-import { generateWorld } from '../../src/world/generate.js'
+import { generateWorld } from '../../src/world/generate/index.js'
 import type { AttestationRow, Verification, World } from '../../src/world/types.js'
 
 const worldNow = '2025-06-01T00:00:00.000Z'

@@ -4,20 +4,20 @@
  * wallets and their stamps (`generate/wallets.ts`), score events, Human ID records, model scores,
  * stakes, terms, and the services' records (catalogue, scorers, keys).
  */
-import { InvalidParameterError } from '../errors/input.js'
-import { optimismChainId } from './constants.js'
-import type { World } from './types.js'
-import { createDraft, type Draft } from './generate/draft.js'
-import { cleanHandsSbts, fillAttestations, fillVerifications } from './generate/human-id.js'
-import { worldWalletLimits } from './generate/mix.js'
-import { modelScores } from './generate/model-scores.js'
-import { fillScoreEvents } from './generate/score-events.js'
-import { apiKeys, scorers, stampProviders } from './generate/services.js'
-import { stakes } from './generate/stakes.js'
-import { tosAcceptances } from './generate/terms.js'
-import { assignRoles, createWallets, fillClusters, fillDemoAccounts, fillPopulation } from './generate/wallets.js'
+import { InvalidParameterError } from '../../errors/input.js'
+import { optimismChainId } from '../constants.js'
+import type { World } from '../types.js'
+import { createDraft, type Draft } from './draft.js'
+import { cleanHandsSbts, fillAttestations, fillVerifications } from './human-id.js'
+import { worldWalletLimits } from './mix.js'
+import { modelScores } from './model-scores.js'
+import { fillScoreEvents } from './score-events.js'
+import { apiKeys, scorers, stampProviders } from './services.js'
+import { stakes } from './stakes.js'
+import { tosAcceptances } from './terms.js'
+import { assignRoles, createWallets, fillClusters, fillDemoAccounts, fillPopulation } from './wallets.js'
 
-export { demoCustomActionId, worldMix, worldWalletLimits } from './generate/mix.js'
+export { demoCustomActionId, worldMix, worldWalletLimits } from './mix.js'
 
 /** Parameters of {@link generateWorld}. */
 export type GenerateWorldParameters = {

@@ -1,9 +1,9 @@
 import { keccak256, toBytes } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, test } from 'vitest'
-import { InvalidParameterError } from '../errors/index.js'
-import { isValidAddress } from '../utils/address.js'
-import { catalogueStamps } from './catalogue.js'
+import { InvalidParameterError } from '../../errors/index.js'
+import { isValidAddress } from '../../utils/address.js'
+import { catalogueStamps } from '../catalogue.js'
 import {
   cleanHandsAttester,
   cleanHandsFullSchemaId,
@@ -11,10 +11,10 @@ import {
   humanIdCircuitIds,
   humanIdIssuers,
   untrustedHumanIdIssuer,
-} from './constants.js'
-import { demoCustomActionId, generateWorld, worldWalletLimits } from './generate.js'
-import { isPassingBeforeDedup, weighStampsBeforeDedup } from './summarize.js'
-import type { AttestationKind, AttestationRow, DemoStory, VerificationKind, Wallet, World } from './types.js'
+} from '../constants.js'
+import { demoCustomActionId, generateWorld, worldWalletLimits } from './index.js'
+import { isPassingBeforeDedup, weighStampsBeforeDedup } from '../summarize.js'
+import type { AttestationKind, AttestationRow, DemoStory, VerificationKind, Wallet, World } from '../types.js'
 
 const now = '2025-06-01T00:00:00.000Z'
 const nowMs = Date.parse(now)
@@ -460,8 +460,8 @@ describe('generateWorld: demo accounts', () => {
 
 describe('world constants', () => {
   test('the published issuer hex strings are the chain readers\' issuer integers', async () => {
-    const { optimismNetwork } = await import('../chain/constants.js')
-    const { humanIdIssuers } = await import('./constants.js')
+    const { optimismNetwork } = await import('../../chain/constants.js')
+    const { humanIdIssuers } = await import('../constants.js')
     for (const [credential, hex] of Object.entries(humanIdIssuers)) {
       expect(BigInt(hex)).toBe(optimismNetwork.issuers[credential as keyof typeof optimismNetwork.issuers])
     }
