@@ -59,7 +59,7 @@ export {
   type SubmitPassportReturnType,
   type WaitForScoreParameters,
   type WaitForScoreReturnType,
-} from './registry.js'
+} from './registry/index.js'
 export {
   acceptStampCacheTos,
   addCachedStamps,

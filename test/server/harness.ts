@@ -4,7 +4,7 @@
  * in-process `server.fetch`.
  */
 import { createPassportClient } from '../../src/clients/passport.js'
-import { createRegistryClient } from '../../src/clients/registry.js'
+import { createRegistryClient } from '../../src/clients/registry/index.js'
 import { createServer, type CreateServerOptions, type PersonhoodServer } from '../../src/server/index.js'
 import { stateFromWorld } from '../../src/server/state/world.js'
 import type { ServerState } from '../../src/server/state/types.js'
