@@ -10,7 +10,7 @@
  */
 import { startServe } from '../src/cli/serve.js'
 import { createHumanIdClient } from '../src/clients/human-id.js'
-import { createPassportClient } from '../src/clients/passport.js'
+import { createPassportClient } from '../src/clients/passport/index.js'
 import { createRegistryClient } from '../src/clients/registry/index.js'
 import { mapWithConcurrency } from '../src/http/concurrency.js'
 import { runStrategy } from '../src/strategy/define.js'

@@ -21,7 +21,7 @@ export {
   type ListStampsReturnType,
   type PassportClient,
   type PassportContext,
-} from './passport.js'
+} from './passport/index.js'
 export {
   createRegistryClient,
   getRegistryScore,

@@ -8,7 +8,7 @@
  */
 import { InvalidParameterError } from '../errors/input.js'
 import { StrategyOptionsError } from '../errors/strategy.js'
-import { createPassportClient, type PassportClient } from '../clients/passport.js'
+import { createPassportClient, type PassportClient } from '../clients/passport/index.js'
 import { createRegistryClient, type RegistryClient } from '../clients/registry/index.js'
 import type { AttestationIndexClient } from '../clients/attestation-index.js'
 import type { HumanIdClient } from '../clients/human-id.js'

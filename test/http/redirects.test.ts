@@ -5,7 +5,7 @@
 import { Readable } from 'node:stream'
 import nock from 'nock'
 import { afterEach, beforeAll, describe, expect, test } from 'vitest'
-import { createPassportClient } from '../../src/clients/passport.js'
+import { createPassportClient } from '../../src/clients/passport/index.js'
 import { createRegistryClient } from '../../src/clients/registry/index.js'
 import { createStampCacheClient } from '../../src/clients/stamp-cache/index.js'
 import { createRateLimiter } from '../../src/http/rate-limit.js'

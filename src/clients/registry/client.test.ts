@@ -1,6 +1,6 @@
 import nock from 'nock'
 import { afterEach, beforeAll, describe, expect, test } from 'vitest'
-import { createPassportClient } from '../passport.js'
+import { createPassportClient } from '../passport/index.js'
 import { InvalidAddressError, InvalidParameterError } from '../../errors/index.js'
 import { countBy, failure, fakeClock, recordingFetch } from '../../../test/helpers/async.js'
 import { address, apiKey, badChecksum, base, client, doneRecord } from '../../../test/fixtures/registry.js'

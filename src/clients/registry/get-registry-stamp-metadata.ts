@@ -1,6 +1,6 @@
 /** C6 of the registry: the metadata of every stamp. */
 import { stampMetadataListResponseSchema } from '../../schemas/passport.js'
-import type { GetStampMetadataParameters, GetStampMetadataReturnType } from '../passport.js'
+import type { GetStampMetadataParameters, GetStampMetadataReturnType } from '../passport/get-stamp-metadata.js'
 import type { RegistryContext } from './context.js'
 
 /** Parameters of {@link getRegistryStampMetadata} (all optional). */
