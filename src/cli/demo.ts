@@ -7,7 +7,7 @@
  */
 import { privateKeyToAccount } from 'viem/accounts'
 import { createAttestationIndexClient } from '../clients/attestation-index.js'
-import { createHumanIdClient } from '../clients/human-id.js'
+import { createHumanIdClient } from '../clients/human-id/index.js'
 import { createPassportClient } from '../clients/passport/index.js'
 import { createStampCacheClient } from '../clients/stamp-cache/index.js'
 import { humanIdCredentials, type HumanIdCredential } from '../schemas/human-id.js'

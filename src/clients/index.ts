@@ -125,7 +125,7 @@ export {
   type HumanIdClient,
   type HumanIdContext,
   type SnapshotBlock,
-} from './human-id.js'
+} from './human-id/index.js'
 export {
   collectAttestationListing,
   createAttestationIndexClient,

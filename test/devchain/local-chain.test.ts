@@ -4,7 +4,7 @@
  */
 import { createPublicClient, http, type Address } from 'viem'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createHumanIdClient } from '../../src/clients/human-id.js'
+import { createHumanIdClient } from '../../src/clients/human-id/index.js'
 import { baseSepoliaNetwork, optimismNetwork } from '../../src/chain/constants.js'
 import { startLocalChain, planLocalChain, type LocalChain } from '../../src/devchain/index.js'
 import { InvalidParameterError, LocalChainError } from '../../src/errors/index.js'
