@@ -3,6 +3,7 @@ import { InvalidParameterError } from '../../errors/index.js'
 import { humanIdCredentials, type HumanIdCredential } from '../../schemas/human-id.js'
 import { parseActionId, parseBlockNumber, parsePositiveIntegerId } from '../../utils/parse.js'
 
+/** A credential of E1-E6 (gov-id, phone, biometrics), or an InvalidParameterError. */
 export function checkCredential(credential: unknown): HumanIdCredential {
   if (!(humanIdCredentials as readonly unknown[]).includes(credential)) {
     throw new InvalidParameterError({
@@ -18,10 +19,12 @@ export function checkActionId(actionId: unknown): string {
   return parseActionId(actionId).toString()
 }
 
+/** An E4-E6 network: a chain id as digits, or an InvalidParameterError. */
 export function checkChainId(network: unknown): string {
   return parsePositiveIntegerId(network, 'network')
 }
 
+/** An E4-E6 snapshot (required): a block number as digits or `latest`, or an InvalidParameterError. */
 export function checkSnapshot(snapshot: unknown): string {
   // E4-E6 require a snapshot: no default to 'latest' here.
   if (snapshot === undefined) throw new InvalidParameterError({ parameter: 'snapshot', reason: "Expected a block number or 'latest', got undefined." })
