@@ -1,32 +1,17 @@
 import nock from 'nock'
 import { getAddress, keccak256, toHex } from 'viem'
 import { afterEach, beforeAll, describe, expect, test } from 'vitest'
-import {
-  createHumanIdClient,
-  getHumanIdVotingStrategyScores,
-  publicVotingStrategyPath,
-  type CreateHumanIdClientParameters,
-  type HumanIdClient,
-} from '../../src/clients/index.js'
-import { InvalidAddressError, InvalidParameterError, ResponseValidationError } from '../../src/errors/index.js'
-import type { TransportOptions } from '../../src/http/index.js'
-import { describeEndpointMatrix, fastTransport } from '../helpers/endpoint-matrix.js'
-import { failure } from '../helpers/async.js'
-
-const host = 'https://api.holonym.io'
-const user = '0x52908400098527886e0f7030069857d2e4169ee7'
-const userChecksummed = '0x52908400098527886E0F7030069857D2E4169EE7'
-const other = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8'
-const expirationDate = 1767225600
+import { InvalidAddressError, InvalidParameterError, ResponseValidationError } from '../../errors/index.js'
+import type { TransportOptions } from '../../http/index.js'
+import { failure } from '../../../test/helpers/async.js'
+import { describeEndpointMatrix } from '../../../test/helpers/endpoint-matrix.js'
+import { client, host, other, user, userChecksummed } from '../../../test/fixtures/human-id.js'
+import { getHumanIdVotingStrategyScores, publicVotingStrategyPath, type HumanIdClient } from './index.js'
 
 beforeAll(() => nock.disableNetConnect())
 afterEach(() => {
   nock.cleanAll()
 })
-
-function client(options: TransportOptions & Partial<CreateHumanIdClientParameters> = {}): HumanIdClient {
-  return createHumanIdClient({ ...fastTransport, ...options })
-}
 
 /** `count` distinct checksummed addresses, the same on every run. */
 function addresses(count: number, salt = 0): `0x${string}`[] {
@@ -44,10 +29,6 @@ function strategyReply(verified: ReadonlySet<string>, seen?: { urls: string[]; a
   }
 }
 
-// ---------------------------------------------------------------------------------------------
-// The failure matrix of every endpoint
-// ---------------------------------------------------------------------------------------------
-
 const strategyCase = (credential: 'gov-id' | 'phone' | 'biometrics', name: string) => ({
   name,
   host,
@@ -63,69 +44,10 @@ const strategyCase = (credential: 'gov-id' | 'phone' | 'biometrics', name: strin
 })
 
 describeEndpointMatrix('Human ID (E1-E7)', [
-  {
-    name: 'E1 getVerification gov-id',
-    host,
-    method: 'get',
-    path: '/sybil-resistance/gov-id/optimism',
-    query: { user, 'action-id': '123456789' },
-    success: { body: { result: true, expirationDate } },
-    invalidBody: { result: 'true' },
-    idempotent: true,
-    call: (options) => client(options).getVerification({ credential: 'gov-id', user: userChecksummed }),
-    expectSuccess: (result) => expect(result).toEqual({ result: true, expirationDate }),
-  },
-  {
-    name: 'E2 getVerification phone on base-sepolia, custom action',
-    host,
-    method: 'get',
-    path: '/sybil-resistance/phone/base-sepolia',
-    query: { user, 'action-id': '987654321' },
-    success: { body: { result: false } },
-    invalidBody: { result: true },
-    idempotent: true,
-    call: (options) => client(options).getVerification({ credential: 'phone', network: 'base-sepolia', user, actionId: '987654321' }),
-    expectSuccess: (result) => expect(result).toEqual({ result: false }),
-  },
-  {
-    name: 'E3 getVerification biometrics',
-    host,
-    method: 'get',
-    path: '/sybil-resistance/biometrics/optimism',
-    query: { user, 'action-id': '123456789' },
-    success: { body: { result: true, expirationDate: String(expirationDate) } },
-    invalidBody: { expirationDate },
-    idempotent: true,
-    call: (options) => client(options).getVerification({ credential: 'biometrics', user, actionId: 123456789n }),
-    expectSuccess: (result) => expect(result).toEqual({ result: true, expirationDate }),
-  },
   strategyCase('gov-id', 'E4 getVotingStrategyScores gov-id'),
   strategyCase('phone', 'E5 getVotingStrategyScores phone'),
   strategyCase('biometrics', 'E6 getVotingStrategyScores biometrics'),
-  {
-    name: 'E7 getCleanHandsSbt',
-    host,
-    method: 'get',
-    path: '/attestation/sbts/clean-hands',
-    query: { address: 'neutron1qnk2n4nlkpw9xfqntladh74er2xa62wgas8mna', 'action-id': '123456789' },
-    success: {
-      body: {
-        isUnique: true,
-        signature: '0x4e1a0c5b3e2f7d8c9b6a5f4e3d2c1b0a9f8e7d6c5b4a3f2e1d0c9b8a7f6e5d4c3b2a1f0e9d8c7b6a5f4e3d2c1b0a9f8e7d6c5b4a3f2e1d0c9b8a7f6e5d4c1b',
-        circuitId: '0x1c98fc4f7f1ad3805aefa81ad25fa466f8342292accf69566b43691d12742a19',
-      },
-    },
-    invalidBody: { isUnique: true },
-    idempotent: true,
-    call: (options) => client(options).getCleanHandsSbt({ address: 'neutron1qnk2n4nlkpw9xfqntladh74er2xa62wgas8mna' }),
-    expectSuccess: (result) =>
-      expect(result).toMatchObject({ isUnique: true, circuitId: '0x1c98fc4f7f1ad3805aefa81ad25fa466f8342292accf69566b43691d12742a19' }),
-  },
 ])
-
-// ---------------------------------------------------------------------------------------------
-// E4-E6: batching, matching and strictness
-// ---------------------------------------------------------------------------------------------
 
 describe('getVotingStrategyScores', () => {
   test('2,000 addresses: as few requests as keep every URL within maxUrlLength, every address mapped', async () => {
@@ -341,43 +263,5 @@ describe('getVotingStrategyScores', () => {
       client({ maxUrlLength: 200 }).getVotingStrategyScores({ credential: 'gov-id', snapshot: 1n, addresses: [user], actionId: 2n ** 255n }),
     )) as InvalidParameterError
     expect(error.parameter).toBe('maxUrlLength')
-  })
-})
-
-// ---------------------------------------------------------------------------------------------
-// E1-E3 and E7 input checks
-// ---------------------------------------------------------------------------------------------
-
-describe('getVerification and getCleanHandsSbt inputs', () => {
-  test('unknown credential or network names and bad action ids are refused before any request', async () => {
-    const bad: [Record<string, unknown>, string][] = [
-      [{ credential: 'clean-hands' }, 'credential'],
-      [{ credential: 'GOV-ID' }, 'credential'],
-      [{ network: 'base' }, 'network'],
-      [{ network: 10 }, 'network'],
-      [{ actionId: 1.5 }, 'actionId'],
-      [{ actionId: '' }, 'actionId'],
-      [{ actionId: null }, 'actionId'],
-    ]
-    for (const [override, parameter] of bad) {
-      const error = (await failure(client().getVerification({ credential: 'gov-id', user, ...override } as never))) as InvalidParameterError
-      expect(error).toBeInstanceOf(InvalidParameterError)
-      expect(error.parameter).toBe(parameter)
-    }
-    expect(await failure(client().getVerification({ credential: 'gov-id', user: '0x1234' }))).toBeInstanceOf(InvalidAddressError)
-  })
-
-  test('a clean-hands address must be a non-empty string; a custom action id is sent as digits', async () => {
-    for (const address of ['', 'two words', undefined]) {
-      const error = (await failure(client().getCleanHandsSbt({ address } as never))) as InvalidParameterError
-      expect(error.parameter).toBe('address')
-    }
-    nock(host).get('/attestation/sbts/clean-hands').query({ address: 'neutron1abc', 'action-id': '42' }).reply(200, { isUnique: false })
-    await expect(client().getCleanHandsSbt({ address: 'neutron1abc', actionId: 42 })).resolves.toEqual({ isUnique: false })
-  })
-
-  test('an http(s) base URL is required', () => {
-    expect(() => createHumanIdClient({ baseUrl: 'ftp://api.holonym.io' })).toThrow(InvalidParameterError)
-    expect(createHumanIdClient().transport.baseUrl).toBe('https://api.holonym.io')
   })
 })
