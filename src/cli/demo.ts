@@ -6,7 +6,7 @@
  * world (E4). Everything printed was answered by the server; nothing is precomputed.
  */
 import { privateKeyToAccount } from 'viem/accounts'
-import { createAttestationIndexClient } from '../clients/attestation-index.js'
+import { createAttestationIndexClient } from '../clients/attestation-index/index.js'
 import { createHumanIdClient } from '../clients/human-id/index.js'
 import { createPassportClient } from '../clients/passport/index.js'
 import { createStampCacheClient } from '../clients/stamp-cache/index.js'

@@ -151,4 +151,4 @@ export {
   type ListAttestationsParameters,
   type ListAttestationsReturnType,
   type ListingPageLike,
-} from './attestation-index.js'
+} from './attestation-index/index.js'

@@ -11,7 +11,7 @@ import { baseSepoliaClock, findBlockAtTime, optimismClock, type BlockClock } fro
 import type { HumanCredential } from '../chain/constants.js'
 import { baseSepoliaNetwork, optimismNetwork, type NetworkConstants } from '../chain/constants.js'
 import { toPublicClient, type ChainClient } from '../chain/provider.js'
-import { createAttestationIndexClient, defaultAttestationIndexBaseUrl, type AttestationIndexClient } from '../clients/attestation-index.js'
+import { createAttestationIndexClient, defaultAttestationIndexBaseUrl, type AttestationIndexClient } from '../clients/attestation-index/index.js'
 import { createHumanIdClient, defaultHumanIdBaseUrl, type HumanIdClient } from '../clients/human-id/index.js'
 import { StrategyOptionsError } from '../errors/strategy.js'
 import { mapWithConcurrency } from '../http/concurrency.js'

@@ -7,7 +7,7 @@
  */
 import type { Address } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createAttestationIndexClient } from '../../src/clients/attestation-index.js'
+import { createAttestationIndexClient } from '../../src/clients/attestation-index/index.js'
 import { createHumanIdClient } from '../../src/clients/human-id/index.js'
 import { startLocalChain, type LocalChain } from '../../src/devchain/index.js'
 import { createServer, type PersonhoodServer } from '../../src/server/index.js'

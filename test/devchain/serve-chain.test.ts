@@ -5,7 +5,7 @@
 import { createPublicClient, http } from 'viem'
 import { afterEach, describe, expect, it } from 'vitest'
 import { describeServe, startServe, type RunningServe } from '../../src/cli/serve.js'
-import { createAttestationIndexClient } from '../../src/clients/attestation-index.js'
+import { createAttestationIndexClient } from '../../src/clients/attestation-index/index.js'
 import { createHumanIdClient } from '../../src/clients/human-id/index.js'
 import { LocalChainError } from '../../src/errors/index.js'
 import { verifyCredentials } from '../../src/verify/credentials/index.js'
