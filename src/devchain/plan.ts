@@ -3,7 +3,7 @@
  * block, so that the chain at block N holds exactly what the world says held at that block's time.
  * Pure: a world comes in, a list of blocks with their writes comes out.
  */
-import { encodeAbiParameters, getAddress, type Address, type Hex } from 'viem'
+import { encodeAbiParameters, getAddress, maxUint256, type Address, type Hex } from 'viem'
 import { getNetwork, type NetworkConstants, type NetworkName } from '../chain/constants.js'
 import { InvalidParameterError } from '../errors/index.js'
 import { parseValidUntil } from '../verify/clean-hands.js'
@@ -35,7 +35,6 @@ export type LocalChainPlan = {
   blocks: PlannedBlock[]
 }
 
-const maxUint256 = 2n ** 256n - 1n
 const maxUint64 = 2n ** 64n - 1n
 
 /**

@@ -10,7 +10,7 @@
  * instead of failing the batch.
  */
 import { Hono } from 'hono'
-import { encodePacked, keccak256, type Address, type Hex } from 'viem'
+import { encodePacked, keccak256, maxUint256, type Address, type Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import {
   cleanHandsQuerySchema,
@@ -134,8 +134,6 @@ const circuits = Object.fromEntries(
 
 /** The permanent stores exist on Optimism for gov-id and phone only. */
 const legacyStoreCredentials: ReadonlySet<HumanIdCredential> = new Set(['gov-id', 'phone'])
-
-const maxUint256 = 2n ** 256n - 1n
 
 /** A record's integer field as the Hub holds it; -1 (never equal to a uint256) when it is not one. */
 function integerOf(value: string | null, pattern: RegExp): bigint {
