@@ -22,7 +22,7 @@ import {
   type HumanIdNetwork,
   type VerificationResult,
 } from '../../schemas/human-id.js'
-import { isValidAddress } from '../../utils/address.js'
+import { isAddressInAnyCase, isValidAddress } from '../../utils/address.js'
 import { blockClocks, estimateBlockTime, type BlockClock } from '../../chain/block-at-time.js'
 import type { HumanIdIssuerCircuit } from '../../chain/constants.js'
 import { hasValidCleanHandsAttestation } from '../../verify/clean-hands.js'
@@ -354,8 +354,6 @@ function scoreIndexedVotingStrategy(
 /** The clean-hands circuit id. E7 sends it as a JSON integer (the spec types `circuitId` as a number). */
 export const cleanHandsCircuitId: Hex = humanIdCircuitIds['clean-hands']
 
-const evmAddressPattern = /^0x[0-9a-fA-F]{40}$/
-
 /** Why an address is (not) clean-handed. */
 export type CleanHandsVerdict = { valid: true; source: 'attestation' | 'sbt' } | { valid: false }
 
@@ -372,7 +370,7 @@ export function evaluateCleanHands(
   parameters: { address: string; actionId: bigint; now: number; attester?: string; schemaId?: string },
 ): CleanHandsVerdict {
   const { address, actionId, now } = parameters
-  if (evmAddressPattern.test(address)) {
+  if (isAddressInAnyCase(address)) {
     const lower = address.toLowerCase()
     const rows = records.attestations.filter((row) => row.address.toLowerCase() === lower)
     const options = { now, attester: parameters.attester ?? cleanHandsAttester, schemaId: parameters.schemaId ?? cleanHandsFullSchemaId }
@@ -400,7 +398,7 @@ export function evaluateCleanHands(
  */
 export function cleanHandsDigest(parameters: { circuitId: Hex; actionId: bigint; address: string }): Hex {
   const { circuitId, actionId, address } = parameters
-  if (evmAddressPattern.test(address)) {
+  if (isAddressInAnyCase(address)) {
     return keccak256(encodePacked(['uint256', 'uint256', 'address'], [BigInt(circuitId), actionId, address.toLowerCase() as Address]))
   }
   return keccak256(encodePacked(['uint256', 'uint256', 'string'], [BigInt(circuitId), actionId, address]))

@@ -7,11 +7,12 @@
  */
 import { z } from 'zod'
 import { v2ScoreSchema } from '../../schemas/passport.js'
+import { isValidAddress } from '../../utils/address.js'
 import { recordRead } from './history.js'
 import { stateVersion, type HistoryRun, type ServerState } from './types.js'
 
 const hex = z.string().regex(/^0x[0-9a-fA-F]*$/, 'Expected 0x-prefixed hex')
-const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'Expected an address (0x and 40 hex characters)')
+const address = z.string().refine(isValidAddress, 'Expected an address (0x and 40 hex characters; mixed case a valid EIP-55 checksum)')
 const unixMs = z.number().finite()
 const unixSeconds = z.number().finite()
 const count = z.number().int().nonnegative()
