@@ -143,13 +143,14 @@ export type VerificationKind =
 
 /**
  * A Human ID verification: an SBT on a hub (`source` hub or zk-passport) or an entry of a legacy
- * store. On a hub, the SBT's public values are `[expiresAt, address, actionId, nullifier, issuer]`.
+ * store. On a hub, the SBT's public values are `[expiry, address, actionId, nullifier, issuer]`:
+ * `hubSbtOf` (`world/hub-state.ts`) maps a record to the SBT the Hub holds, for the reference server
+ * and the local chain alike.
  *
  * @example
- * // Write it on a local hub: the SBT id is keccak256(abi.encodePacked(address, circuitId)).
- * const publicValues = v.emptyPublicValues
- *   ? []
- *   : [BigInt(v.expiresAt ?? 0), BigInt(v.address), BigInt(v.actionId), BigInt(v.nullifier!), BigInt(v.issuer!)]
+ * // The SBT a local hub holds for it; its id is keccak256(abi.encodePacked(address, circuitId)).
+ * import { hubSbtOf } from './hub-state.js'
+ * const { expiry, publicValues, revokedAt } = hubSbtOf(v)
  */
 export type Verification = {
   /** Lowercase. */

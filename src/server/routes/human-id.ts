@@ -10,7 +10,7 @@
  * instead of failing the batch.
  */
 import { Hono } from 'hono'
-import { encodePacked, keccak256, maxUint256, type Address, type Hex } from 'viem'
+import { encodePacked, keccak256, type Address, type Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import {
   cleanHandsQuerySchema,
@@ -44,6 +44,7 @@ import {
   optimismChainId,
 } from '../../world/constants.js'
 import { blockToTime, timeToBlock, type ChainTimeBase } from '../../world/chain-time.js'
+import { hubActionIdOf, hubSbtOf, type HubSbt } from '../../world/hub-state.js'
 import type { AttestationRow, CleanHandsSbt, Verification } from '../../world/types.js'
 import type { ServerContext } from '../context.js'
 import { answerError, HttpError } from '../errors.js'
@@ -135,62 +136,42 @@ const circuits = Object.fromEntries(
 /** The permanent stores exist on Optimism for gov-id and phone only. */
 const legacyStoreCredentials: ReadonlySet<HumanIdCredential> = new Set(['gov-id', 'phone'])
 
-/** A record's integer field as the Hub holds it; -1 (never equal to a uint256) when it is not one. */
-function integerOf(value: string | null, pattern: RegExp): bigint {
-  return value !== null && pattern.test(value) ? BigInt(value) : -1n
-}
-
 /**
- * What the Hub answers at time `at` for an address's SBT record (the latest of its circuit issued
- * at or before `at`): `getSBT` reverts when the SBT is revoked by then or `expiry < at`, else
- * returns expiry and public values `[expiry, recipient, actionId, nullifier, issuer]` (none for
- * an SBT minted with empty public values); `sbtOwners` returns expiry and revocation. An SBT that
- * never expires has expiry 2^256-1. This is the reference server standing in for the chain; the
- * rule applied to the answer is the verifier's ({@link classifySbt}).
+ * What the Hub answers at time `at` for an SBT ({@link hubSbtOf} of a record: the latest of its
+ * circuit issued at or before `at`): `getSBT` reverts when the SBT is revoked by then or `expiry <
+ * at`, else returns expiry and public values; `sbtOwners` returns expiry and revocation. An SBT that
+ * never expires has expiry 2^256-1. This is the reference server standing in for the chain; the rule
+ * applied to the answer is the verifier's ({@link classifySbt}).
  */
-export function hubReadsAt(record: Verification | undefined, at: number): { getSBT: SbtCallResult; sbtOwners: SbtOwnersState } {
-  if (!record) return { getSBT: { status: 'reverted' }, sbtOwners: { expiry: 0n, revoked: false } }
-  const { expiry, publicValues } = recordIntegers(record)
-  const revoked = record.revoked && (record.revokedAt === null || record.revokedAt <= at)
+export function hubReadsAt(sbt: HubSbt | undefined, at: number): { getSBT: SbtCallResult; sbtOwners: SbtOwnersState } {
+  if (!sbt) return { getSBT: { status: 'reverted' }, sbtOwners: { expiry: 0n, revoked: false } }
+  const { expiry, publicValues } = sbt
+  const revoked = sbt.revokedAt !== undefined && sbt.revokedAt <= at
   const sbtOwners = { expiry, revoked }
   if (revoked || expiry < BigInt(at)) return { getSBT: { status: 'reverted' }, sbtOwners }
   return { getSBT: { status: 'success', expiry, publicValues, revoked: false }, sbtOwners }
 }
 
-/** A record's integers as the Hub holds them, with the fields they were parsed from. */
-type RecordIntegers = {
-  from: readonly [string | null, string, string | null, string | null, string | null, boolean]
-  expiry: bigint
-  publicValues: readonly bigint[]
+/** A record's SBT, with the fields it was mapped from. */
+type KeptSbt = {
+  from: readonly [string | null, string, string, string | null, string | null, boolean, boolean, number | null, number]
+  sbt: HubSbt
 }
 
-const parsedRecords = new WeakMap<Verification, RecordIntegers>()
+const keptSbts = new WeakMap<Verification, KeptSbt>()
 
 /**
- * The expiry and public values of a record, parsed once per record and reparsed only when a field
- * they come from has changed (records may be edited in place).
+ * The SBT of a record ({@link hubSbtOf}), mapped once per record and again only when a field it
+ * comes from has changed (records may be edited in place).
  */
-function recordIntegers(record: Verification): RecordIntegers {
+function sbtOf(record: Verification): HubSbt {
   const expiresAt = record.expiresAt === null ? null : String(record.expiresAt)
-  const kept = parsedRecords.get(record)
-  if (
-    kept &&
-    kept.from[0] === expiresAt &&
-    kept.from[1] === record.address &&
-    kept.from[2] === record.actionId &&
-    kept.from[3] === record.nullifier &&
-    kept.from[4] === record.issuer &&
-    kept.from[5] === record.emptyPublicValues
-  ) {
-    return kept
-  }
-  const expiry = record.expiresAt === null ? maxUint256 : BigInt(record.expiresAt)
-  const publicValues = record.emptyPublicValues
-    ? []
-    : [expiry, BigInt(record.address), integerOf(record.actionId, /^\d+$/), integerOf(record.nullifier, /^\d+$/), integerOf(record.issuer, /^0x[0-9a-fA-F]+$/)]
-  const parsed: RecordIntegers = { from: [expiresAt, record.address, record.actionId, record.nullifier, record.issuer, record.emptyPublicValues], expiry, publicValues }
-  parsedRecords.set(record, parsed)
-  return parsed
+  const from = [expiresAt, record.address, record.actionId, record.nullifier, record.issuer, record.emptyPublicValues, record.revoked, record.revokedAt, record.issuedAt] as const
+  const kept = keptSbts.get(record)
+  if (kept && kept.from.every((value, index) => value === from[index])) return kept.sbt
+  const sbt = hubSbtOf(record)
+  keptSbts.set(record, { from, sbt })
+  return sbt
 }
 
 /** The verdict on the SBT an address holds for a circuit at `at` (the latest issued by then). */
@@ -204,13 +185,14 @@ function sbtVerdictAt(records: readonly Verification[], circuit: HumanIdIssuerCi
   }
   // No SBT: the Hub reverts and shows none (what classifySbt says of hubReadsAt(undefined)).
   if (!current) return { reason: 'none' }
-  const reads = hubReadsAt(current, parameters.at)
+  const sbt = sbtOf(current)
+  const reads = hubReadsAt(sbt, parameters.at)
   const verdict = classifySbt({
     ...reads,
     blockTimestamp: BigInt(parameters.at),
     actionId: parameters.actionId,
     issuer,
-    recipient: recordIntegers(current).publicValues[1] ?? BigInt(current.address),
+    recipient: sbt.publicValues[1] ?? BigInt(current.address),
   })
   // The reads are consistent by construction: an SBT whose getSBT reverts is revoked, expired or absent.
   if (verdict.status !== 'classified') throw new Error(`internal: the Hub stand-in answered an SBT the rule calls ${verdict.status}`)
@@ -247,7 +229,7 @@ export function evaluateVerification(
         record.network === network &&
         record.credential === credential &&
         record.issuedAt <= at &&
-        integerOf(record.actionId, /^\d+$/) === parameters.actionId,
+        hubActionIdOf(record) === parameters.actionId,
     )
   }
   const verdict = judgeHumanIdCredential(reads)

@@ -6,6 +6,7 @@ import { cleanHandsAttester, cleanHandsFullSchemaId, cleanHandsSchemaId, default
 import type { ServerContext } from '../../context.js'
 import { HttpError } from '../../errors.js'
 import { parseBody } from '../../request.js'
+import { recordActionIdSchema, recordIssuerSchema, recordNullifierSchema } from '../../state/schema.js'
 import { hexSchema, lowerAddress, nowSeconds, queryAddress, unixSeconds } from './common.js'
 
 const verificationBody = z.strictObject({
@@ -14,9 +15,9 @@ const verificationBody = z.strictObject({
   network: z.enum(['optimism', 'base-sepolia']).optional(),
   source: z.enum(['hub', 'legacy-store', 'zk-passport']).optional(),
   circuitId: hexSchema.nullable().optional(),
-  actionId: z.string().regex(/^\d+$/).optional(),
-  issuer: hexSchema.nullable().optional(),
-  nullifier: z.string().regex(/^\d+$/).nullable().optional(),
+  actionId: recordActionIdSchema.optional(),
+  issuer: recordIssuerSchema.nullable().optional(),
+  nullifier: recordNullifierSchema.nullable().optional(),
   emptyPublicValues: z.boolean().optional(),
   issuedAt: unixSeconds.optional(),
   expiresAt: unixSeconds.nullable().optional(),

@@ -1,0 +1,78 @@
+/**
+ * A world's Human ID records as the Hub holds them: the one mapping of a verification record to an
+ * SBT (its expiry, public values and revocation time) and to a permanent-store entry (its action
+ * id). The reference server, which stands in for the Hub when it answers E1-E6, and the local
+ * chain, which writes the records with `setSBT`, `revokeSBT` and `setIsUniqueForAction`, both read a
+ * record through it, so they cannot hold two different SBTs for one record.
+ */
+import { maxUint256 } from 'viem'
+import { InvalidParameterError } from '../errors/index.js'
+import { tryParseActionId } from '../utils/parse.js'
+import type { Verification } from './types.js'
+
+/** An SBT as the Hub holds it for a verification record. */
+export type HubSbt = {
+  /** `expiresAt`; 2^256-1 for a record that never expires. */
+  expiry: bigint
+  /**
+   * `[expiry, recipient, actionId, nullifier, issuer]`, or none for an SBT minted with empty public
+   * values. A record without nullifier or issuer holds 0 there.
+   */
+  publicValues: readonly bigint[]
+  /**
+   * The Unix second from which the SBT is revoked: `revokedAt`, or its issuance when the time is
+   * unknown (never before its issuance); undefined for a record that is not revoked.
+   */
+  revokedAt: number | undefined
+}
+
+/**
+ * Maps a verification record (an SBT of a hub or zk-passport source) to the SBT the Hub holds for
+ * it.
+ *
+ * @param what How an error names the record. Default `the verification of <address>`.
+ * @throws {InvalidParameterError} (parameter `world`) when its action id, nullifier or issuer is
+ * not a uint256.
+ * @example
+ * import { hubSbtOf } from './hub-state.js'
+ * const { expiry, publicValues } = hubSbtOf(world.verifications[0])
+ * // publicValues: [expiry, BigInt(address), 123456789n, nullifier, issuer]
+ */
+export function hubSbtOf(record: Verification, what = `the verification of ${record.address}`): HubSbt {
+  const expiry = record.expiresAt === null ? maxUint256 : BigInt(record.expiresAt)
+  const publicValues = record.emptyPublicValues
+    ? []
+    : [expiry, BigInt(record.address), hubActionIdOf(record, what), decimalOf(record.nullifier, 'nullifier', what), hexOf(record.issuer, 'issuer', what)]
+  const revokedAt = record.revoked ? Math.max(record.revokedAt ?? record.issuedAt, record.issuedAt) : undefined
+  return { expiry, publicValues, revokedAt }
+}
+
+/**
+ * The action id of a verification record as the Hub (or a permanent store) holds it: its decimal
+ * digits read by the package's one action-id rule (`tryParseActionId`).
+ *
+ * @param what How an error names the record. Default `the verification of <address>`.
+ * @throws {InvalidParameterError} (parameter `world`) when it is not a uint256 in decimal.
+ */
+export function hubActionIdOf(record: Pick<Verification, 'actionId' | 'address'>, what = `the verification of ${record.address}`): bigint {
+  const actionId = /^\d+$/.test(record.actionId) ? tryParseActionId(record.actionId) : undefined
+  if (actionId === undefined) throw invalid(what, 'action id', record.actionId, 'a uint256 in decimal')
+  return actionId
+}
+
+function decimalOf(value: string | null, field: string, what: string): bigint {
+  if (value === null) return 0n
+  const parsed = /^\d{1,78}$/.test(value) ? BigInt(value) : undefined
+  if (parsed === undefined || parsed > maxUint256) throw invalid(what, field, value, 'a uint256 in decimal')
+  return parsed
+}
+
+function hexOf(value: string | null, field: string, what: string): bigint {
+  if (value === null) return 0n
+  if (!/^0x[0-9a-fA-F]{1,64}$/.test(value)) throw invalid(what, field, value, 'a uint256 in 0x hex')
+  return BigInt(value)
+}
+
+function invalid(what: string, field: string, value: string, expected: string): InvalidParameterError {
+  return new InvalidParameterError({ parameter: 'world', reason: `${what} has ${field} "${value.slice(0, 80)}": expected ${expected}.` })
+}
