@@ -2,8 +2,8 @@ import { maxUint256 } from 'viem'
 import { describe, expect, test } from 'vitest'
 import { InvalidParameterError } from '../errors/index.js'
 import { humanIdCircuitIds, humanIdIssuers } from './constants.js'
-import { hubActionIdOf, hubSbtOf } from './hub-state.js'
-import type { Verification } from './types.js'
+import { cleanHandsSbtOf, hubActionIdOf, hubSbtOf } from './hub-state.js'
+import type { CleanHandsSbt, Verification } from './types.js'
 
 const address = '0x52908400098527886e0f7030069857d2e4169ee7'
 const issuedAt = 1_750_000_000
@@ -86,5 +86,26 @@ describe('hubActionIdOf: the action id a permanent store or an SBT holds', () =>
     expect(hubActionIdOf(record({ actionId: '987654321' }))).toBe(987654321n)
     expect(hubActionIdOf(record({ actionId: maxUint256.toString() }))).toBe(maxUint256)
     expect(() => hubActionIdOf(record({ actionId: 'any' }), 'verification 0')).toThrow('verification 0 has action id "any"')
+  })
+})
+
+describe('cleanHandsSbtOf: a clean-hands SBT of NEAR or Aptos in the Hub\'s shape', () => {
+  const sbt: CleanHandsSbt = {
+    chain: 'near',
+    address: 'carol-test.near',
+    actionId: '42',
+    circuitId: humanIdCircuitIds['clean-hands'],
+    issuedAt,
+    expiresAt: issuedAt + 600,
+    revoked: false,
+    revokedAt: null,
+    kind: 'custom-action',
+  }
+
+  test('its expiry, its action id among public values that hold no recipient or issuer, and its revocation time', () => {
+    expect(cleanHandsSbtOf(sbt)).toEqual({ expiry: BigInt(issuedAt + 600), publicValues: [BigInt(issuedAt + 600), 0n, 42n, 0n, 0n], revokedAt: undefined })
+    expect(cleanHandsSbtOf({ ...sbt, revoked: true, revokedAt: issuedAt + 60 }).revokedAt).toBe(issuedAt + 60)
+    expect(cleanHandsSbtOf({ ...sbt, revoked: true, revokedAt: null }).revokedAt).toBe(issuedAt)
+    expect(() => cleanHandsSbtOf({ ...sbt, actionId: 'custom' })).toThrow('the clean-hands SBT of carol-test.near has action id "custom"')
   })
 })

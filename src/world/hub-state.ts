@@ -3,12 +3,13 @@
  * SBT (its expiry, public values and revocation time) and to a permanent-store entry (its action
  * id). The reference server, which stands in for the Hub when it answers E1-E6, and the local
  * chain, which writes the records with `setSBT`, `revokeSBT` and `setIsUniqueForAction`, both read a
- * record through it, so they cannot hold two different SBTs for one record.
+ * record through it, so they cannot hold two different SBTs for one record. A clean-hands SBT of
+ * NEAR or Aptos (E7) is read in the same shape, so the one SBT rule judges it too.
  */
 import { maxUint256 } from 'viem'
 import { InvalidParameterError } from '../errors/index.js'
 import { tryParseActionId } from '../utils/parse.js'
-import type { Verification } from './types.js'
+import type { CleanHandsSbt, Verification } from './types.js'
 
 /** An SBT as the Hub holds it for a verification record. */
 export type HubSbt = {
@@ -43,8 +44,24 @@ export function hubSbtOf(record: Verification, what = `the verification of ${rec
   const publicValues = record.emptyPublicValues
     ? []
     : [expiry, BigInt(record.address), hubActionIdOf(record, what), decimalOf(record.nullifier, 'nullifier', what), hexOf(record.issuer, 'issuer', what)]
-  const revokedAt = record.revoked ? Math.max(record.revokedAt ?? record.issuedAt, record.issuedAt) : undefined
-  return { expiry, publicValues, revokedAt }
+  return { expiry, publicValues, revokedAt: revocationOf(record) }
+}
+
+/**
+ * Maps a clean-hands SBT record of NEAR or Aptos to the SBT its chain holds, in the Hub's shape:
+ * expiry `expiresAt`, public values `[expiry, 0, actionId, 0, 0]` and its revocation time, as
+ * {@link hubSbtOf}. The world keeps no recipient, nullifier or issuer for these SBTs (a record is
+ * found by its address on its chain), so those public values are 0.
+ *
+ * @param what How an error names the record. Default `the clean-hands SBT of <address>`.
+ * @throws {InvalidParameterError} (parameter `world`) when its action id is not a uint256 in decimal.
+ * @example
+ * import { cleanHandsSbtOf } from './hub-state.js'
+ * const { expiry, revokedAt } = cleanHandsSbtOf(world.cleanHandsSbts[0])
+ */
+export function cleanHandsSbtOf(record: CleanHandsSbt, what = `the clean-hands SBT of ${record.address}`): HubSbt {
+  const expiry = BigInt(record.expiresAt)
+  return { expiry, publicValues: [expiry, 0n, hubActionIdOf(record, what), 0n, 0n], revokedAt: revocationOf(record) }
 }
 
 /**
@@ -54,10 +71,15 @@ export function hubSbtOf(record: Verification, what = `the verification of ${rec
  * @param what How an error names the record. Default `the verification of <address>`.
  * @throws {InvalidParameterError} (parameter `world`) when it is not a uint256 in decimal.
  */
-export function hubActionIdOf(record: Pick<Verification, 'actionId' | 'address'>, what = `the verification of ${record.address}`): bigint {
+export function hubActionIdOf(record: Pick<Verification | CleanHandsSbt, 'actionId' | 'address'>, what = `the verification of ${record.address}`): bigint {
   const actionId = /^\d+$/.test(record.actionId) ? tryParseActionId(record.actionId) : undefined
   if (actionId === undefined) throw invalid(what, 'action id', record.actionId, 'a uint256 in decimal')
   return actionId
+}
+
+/** From when a record is revoked: `revokedAt`, never before its issuance, which stands for an unknown time. */
+function revocationOf(record: Pick<Verification | CleanHandsSbt, 'revoked' | 'revokedAt' | 'issuedAt'>): number | undefined {
+  return record.revoked ? Math.max(record.revokedAt ?? record.issuedAt, record.issuedAt) : undefined
 }
 
 function decimalOf(value: string | null, field: string, what: string): bigint {

@@ -233,13 +233,19 @@ export type CleanHandsSbt = {
   chain: 'near' | 'aptos'
   /** The address on that chain: a NEAR account id or an Aptos address (0x + 64 hex). */
   address: string
+  /** Decimal string. */
   actionId: string
   circuitId: Hex
   /** Unix seconds. */
   issuedAt: number
-  /** Unix seconds. */
+  /** Unix seconds; still valid at this very second, as an SBT on the Hub. */
   expiresAt: number
   revoked: boolean
+  /**
+   * Unix seconds from which it is revoked; null unless revoked (a revoked SBT without a time, such
+   * as one of a state saved before this field was kept, is revoked from its issuance).
+   */
+  revokedAt: number | null
   kind: 'valid' | 'expired' | 'revoked' | 'custom-action'
 }
 

@@ -16,13 +16,14 @@ import {
   cleanHandsCircuitId,
   cleanHandsDigest,
   deriveCleanHandsSignerKey,
+  evaluateCleanHands,
   evaluateVerification,
   neverExpires,
   resolveSnapshotTime,
   scoreVotingStrategy,
 } from '../../src/server/routes/human-id.js'
 import { createEmptyState, stateFromWorld, type ServerState, type Verification } from '../../src/server/state/index.js'
-import { demoCustomActionId, generateWorld, type World } from '../../src/world/index.js'
+import { demoCustomActionId, generateWorld, type CleanHandsSbt, type World } from '../../src/world/index.js'
 import { humanIdCircuitIds, humanIdIssuers, untrustedHumanIdIssuer } from '../../src/world/constants.js'
 
 const worldNow = '2025-06-01T00:00:00.000Z'
@@ -559,5 +560,81 @@ describe('E4 reads a record as it is now', () => {
     record.expiresAt = 1_900_000_000
     record.issuer = untrustedHumanIdIssuer
     expect(batch()).toBe(0)
+  })
+})
+
+describe("E7 clean-hands SBTs on NEAR and Aptos, judged by the verifier's SBT rule", () => {
+  const addresses = { near: 'carol-test.near', aptos: `0x${'ab'.repeat(32)}` } as const
+  const sbt = (chain: CleanHandsSbt['chain'], overrides: Partial<CleanHandsSbt> = {}): CleanHandsSbt => ({
+    chain,
+    address: addresses[chain],
+    actionId: '123456789',
+    circuitId: cleanHandsCircuitId,
+    issuedAt: nowSec - 86_400,
+    expiresAt: nowSec + 86_400,
+    revoked: false,
+    revokedAt: null,
+    kind: 'valid',
+    ...overrides,
+  })
+  const holds = (record: CleanHandsSbt, actionId = 123456789n) =>
+    evaluateCleanHands({ attestations: [], cleanHandsSbts: [record] }, { address: record.address, actionId, now: nowSec }).valid
+  /** A gov-id SBT on the Hub (an EVM chain), judged at the same time. */
+  const onHub = (overrides: Partial<Verification>) => {
+    const record: Verification = {
+      address: '0x00000000000000000000000000000000000e7e01',
+      credential: 'gov-id',
+      network: 'optimism',
+      source: 'hub',
+      circuitId: humanIdCircuitIds['gov-id'],
+      actionId: '123456789',
+      issuer: humanIdIssuers['gov-id'],
+      nullifier: '7',
+      emptyPublicValues: false,
+      issuedAt: nowSec - 86_400,
+      expiresAt: nowSec + 86_400,
+      revoked: false,
+      revokedAt: null,
+      kind: 'valid',
+      ...overrides,
+    }
+    return evaluateVerification([record], { credential: 'gov-id', network: 'optimism', actionId: 123456789n, at: nowSec }).valid
+  }
+
+  test('an expiry equal to the time asked still counts, on every chain alike; a second earlier does not', () => {
+    for (const chain of ['near', 'aptos'] as const) {
+      expect(holds(sbt(chain, { expiresAt: nowSec })), chain).toBe(true)
+      expect(holds(sbt(chain, { expiresAt: nowSec - 1 })), chain).toBe(false)
+    }
+    expect(onHub({ expiresAt: nowSec })).toBe(true)
+    expect(onHub({ expiresAt: nowSec - 1 })).toBe(false)
+  })
+
+  test('a revocation before the time asked makes it invalid; one after it does not (yet)', () => {
+    for (const chain of ['near', 'aptos'] as const) {
+      expect(holds(sbt(chain, { revoked: true, revokedAt: nowSec - 1 })), chain).toBe(false)
+      expect(holds(sbt(chain, { revoked: true, revokedAt: nowSec })), chain).toBe(false)
+      expect(holds(sbt(chain, { revoked: true, revokedAt: nowSec + 1 })), chain).toBe(true)
+      // Revoked at an unknown time: from its issuance.
+      expect(holds(sbt(chain, { revoked: true, revokedAt: null })), chain).toBe(false)
+    }
+    expect(onHub({ revoked: true, revokedAt: nowSec - 1 })).toBe(false)
+    expect(onHub({ revoked: true, revokedAt: nowSec + 1 })).toBe(true)
+  })
+
+  test('the action id must be the one asked; an SBT issued after the time asked does not count', () => {
+    expect(holds(sbt('near', { actionId: '42' }))).toBe(false)
+    expect(holds(sbt('near', { actionId: '42' }), 42n)).toBe(true)
+    expect(holds(sbt('aptos', { issuedAt: nowSec + 1 }))).toBe(false)
+  })
+
+  test('E7 over HTTP follows the server clock across a revocation', async () => {
+    const state = createEmptyState({ jwtSecret: 'w'.repeat(40) })
+    state.cleanHandsSbts = [sbt('near', { revoked: true, revokedAt: nowSec + 3_600 })]
+    const ask = async (atSeconds: number) =>
+      (await get(createApp(state, atSeconds * 1000), `/attestation/sbts/clean-hands?address=${addresses.near}&action-id=123456789`)).body
+    expect(await ask(nowSec)).toMatchObject({ isUnique: true })
+    expect(await ask(nowSec + 3_599)).toMatchObject({ isUnique: true })
+    expect(await ask(nowSec + 3_600)).toEqual({ isUnique: false })
   })
 })

@@ -44,7 +44,7 @@ import {
   optimismChainId,
 } from '../../world/constants.js'
 import { blockToTime, timeToBlock, type ChainTimeBase } from '../../world/chain-time.js'
-import { hubActionIdOf, hubSbtOf, type HubSbt } from '../../world/hub-state.js'
+import { cleanHandsSbtOf, hubActionIdOf, hubSbtOf, type HubSbt } from '../../world/hub-state.js'
 import type { AttestationRow, CleanHandsSbt, Verification } from '../../world/types.js'
 import type { ServerContext } from '../context.js'
 import { answerError, HttpError } from '../errors.js'
@@ -186,14 +186,17 @@ function sbtVerdictAt(records: readonly Verification[], circuit: HumanIdIssuerCi
   // No SBT: the Hub reverts and shows none (what classifySbt says of hubReadsAt(undefined)).
   if (!current) return { reason: 'none' }
   const sbt = sbtOf(current)
-  const reads = hubReadsAt(sbt, parameters.at)
-  const verdict = classifySbt({
-    ...reads,
-    blockTimestamp: BigInt(parameters.at),
-    actionId: parameters.actionId,
-    issuer,
-    recipient: sbt.publicValues[1] ?? BigInt(current.address),
-  })
+  return judgeSbtAt(sbt, { at: parameters.at, actionId: parameters.actionId, issuer, recipient: sbt.publicValues[1] ?? BigInt(current.address) })
+}
+
+/**
+ * The verifier's verdict ({@link classifySbt}) on an SBT at time `at`, from what its chain answers
+ * then ({@link hubReadsAt}): revoked by then, then expired (`expiry < at`: an expiry equal to `at`
+ * still counts), then the issuer, the action id and the recipient.
+ */
+function judgeSbtAt(sbt: HubSbt, parameters: { at: number; actionId: bigint; issuer: bigint; recipient: bigint }): SbtVerdict {
+  const { at, actionId, issuer, recipient } = parameters
+  const verdict = classifySbt({ ...hubReadsAt(sbt, at), blockTimestamp: BigInt(at), actionId, issuer, recipient })
   // The reads are consistent by construction: an SBT whose getSBT reverts is revoked, expired or absent.
   if (verdict.status !== 'classified') throw new Error(`internal: the Hub stand-in answered an SBT the rule calls ${verdict.status}`)
   return verdict
@@ -344,8 +347,11 @@ export type CleanHandsVerdict = { valid: true; source: 'attestation' | 'sbt' } |
  *
  * - an EVM address: at least one of its attestation-index rows satisfies rule 6 of E (the shared
  *   predicate of `src/verify/clean-hands.ts`). Attestations carry no action id: they count for any.
- * - any address (NEAR account, Aptos address): a clean-hands SBT on that chain for the action id,
- *   not revoked, expiring after `now`. NEAR ids are compared exactly, hex addresses case-insensitively.
+ * - any address (NEAR account, Aptos address): a clean-hands SBT on that chain, issued by `now`,
+ *   that the verifier's SBT rule ({@link classifySbt}, as for the Hub's SBTs) holds valid at `now`:
+ *   not revoked by then (a revocation after `now` does not count yet), not expired (`expiresAt <
+ *   now`; an expiry equal to `now` still counts, on every chain alike), for the action id. NEAR ids
+ *   are compared exactly, hex addresses case-insensitively.
  */
 export function evaluateCleanHands(
   records: { attestations: readonly AttestationRow[]; cleanHandsSbts: readonly CleanHandsSbt[] },
@@ -359,16 +365,12 @@ export function evaluateCleanHands(
     if (hasValidCleanHandsAttestation(rows, options)) return { valid: true, source: 'attestation' }
   }
   const key = /^0x[0-9a-fA-F]+$/.test(address) ? address.toLowerCase() : address
-  const holds = records.cleanHandsSbts.some((sbt) => {
-    const sbtKey = /^0x[0-9a-fA-F]+$/.test(sbt.address) ? sbt.address.toLowerCase() : sbt.address
-    return (
-      sbtKey === key &&
-      /^\d+$/.test(sbt.actionId) &&
-      BigInt(sbt.actionId) === actionId &&
-      !sbt.revoked &&
-      sbt.expiresAt > now &&
-      sbt.issuedAt <= now
-    )
+  const holds = records.cleanHandsSbts.some((record) => {
+    const recordKey = /^0x[0-9a-fA-F]+$/.test(record.address) ? record.address.toLowerCase() : record.address
+    if (recordKey !== key || record.issuedAt > now) return false
+    // The world keeps no recipient or issuer of these SBTs (see cleanHandsSbtOf): the record is the address's own.
+    const sbt = cleanHandsSbtOf(record)
+    return judgeSbtAt(sbt, { at: now, actionId, issuer: 0n, recipient: 0n }).reason === 'valid'
   })
   return holds ? { valid: true, source: 'sbt' } : { valid: false }
 }

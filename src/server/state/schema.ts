@@ -159,11 +159,13 @@ export const serverStateSchema = z.object({
     z.object({
       chain: z.enum(['near', 'aptos']),
       address: z.string(),
-      actionId: z.string(),
+      actionId: recordActionIdSchema,
       circuitId: hex,
       issuedAt: unixSeconds,
       expiresAt: unixSeconds,
       revoked: z.boolean(),
+      // Optional: a state saved before it was kept has none (such a revoked SBT is revoked from its issuance).
+      revokedAt: unixSeconds.nullable().optional(),
       kind: z.enum(['valid', 'expired', 'revoked', 'custom-action']),
     }),
   ),

@@ -47,11 +47,12 @@ const attestationBody = z.strictObject({
 const cleanHandsSbtBody = z.strictObject({
   chain: z.enum(['near', 'aptos']),
   address: z.string().min(1),
-  actionId: z.string().regex(/^\d+$/).optional(),
+  actionId: recordActionIdSchema.optional(),
   circuitId: hexSchema.optional(),
   issuedAt: unixSeconds.optional(),
   expiresAt: unixSeconds.optional(),
   revoked: z.boolean().optional(),
+  revokedAt: unixSeconds.nullable().optional(),
   kind: z.enum(['valid', 'expired', 'revoked', 'custom-action']).optional(),
 })
 
@@ -158,6 +159,7 @@ export function addHumanIdRoutes(app: Hono, ctx: ServerContext): void {
       issuedAt,
       expiresAt: input.expiresAt ?? issuedAt + verificationLifetimeSeconds,
       revoked: input.revoked ?? false,
+      revokedAt: input.revokedAt ?? (input.revoked ? nowSeconds(ctx) : null),
       kind: input.kind ?? (input.revoked ? 'revoked' : 'valid'),
     }
     store.mutate((state) => {
