@@ -72,9 +72,26 @@ export function cleanHandsSbtOf(record: CleanHandsSbt, what = `the clean-hands S
  * @throws {InvalidParameterError} (parameter `world`) when it is not a uint256 in decimal.
  */
 export function hubActionIdOf(record: Pick<Verification | CleanHandsSbt, 'actionId' | 'address'>, what = `the verification of ${record.address}`): bigint {
-  const actionId = /^\d+$/.test(record.actionId) ? tryParseActionId(record.actionId) : undefined
+  const actionId = recordActionId(record.actionId)
   if (actionId === undefined) throw invalid(what, 'action id', record.actionId, 'a uint256 in decimal')
   return actionId
+}
+
+/** A record's action id: decimal digits of a uint256, read by the package's one action-id rule; undefined otherwise. */
+export function recordActionId(text: string): bigint | undefined {
+  return /^\d+$/.test(text) ? tryParseActionId(text) : undefined
+}
+
+/** A record's nullifier: decimal digits of a uint256; undefined otherwise. */
+export function recordDecimal(text: string): bigint | undefined {
+  if (!/^\d{1,78}$/.test(text)) return undefined
+  const value = BigInt(text)
+  return value <= maxUint256 ? value : undefined
+}
+
+/** A record's issuer: a uint256 in 0x hex (1 to 64 digits); undefined otherwise. */
+export function recordHex(text: string): bigint | undefined {
+  return /^0x[0-9a-fA-F]{1,64}$/.test(text) ? BigInt(text) : undefined
 }
 
 /** From when a record is revoked: `revokedAt`, never before its issuance, which stands for an unknown time. */
@@ -84,15 +101,16 @@ function revocationOf(record: Pick<Verification | CleanHandsSbt, 'revoked' | 're
 
 function decimalOf(value: string | null, field: string, what: string): bigint {
   if (value === null) return 0n
-  const parsed = /^\d{1,78}$/.test(value) ? BigInt(value) : undefined
-  if (parsed === undefined || parsed > maxUint256) throw invalid(what, field, value, 'a uint256 in decimal')
+  const parsed = recordDecimal(value)
+  if (parsed === undefined) throw invalid(what, field, value, 'a uint256 in decimal')
   return parsed
 }
 
 function hexOf(value: string | null, field: string, what: string): bigint {
   if (value === null) return 0n
-  if (!/^0x[0-9a-fA-F]{1,64}$/.test(value)) throw invalid(what, field, value, 'a uint256 in 0x hex')
-  return BigInt(value)
+  const parsed = recordHex(value)
+  if (parsed === undefined) throw invalid(what, field, value, 'a uint256 in 0x hex')
+  return parsed
 }
 
 function invalid(what: string, field: string, value: string, expected: string): InvalidParameterError {

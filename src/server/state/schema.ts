@@ -7,9 +7,8 @@
  */
 import { z } from 'zod'
 import { v2ScoreSchema } from '../../schemas/passport.js'
-import { maxUint256 } from 'viem'
 import { isValidAddress } from '../../utils/address.js'
-import { tryParseActionId } from '../../utils/parse.js'
+import { recordActionId, recordDecimal, recordHex } from '../../world/hub-state.js'
 import { recordRead } from './history.js'
 import { stateVersion, type HistoryRun, type ServerState } from './types.js'
 
@@ -17,12 +16,12 @@ const hex = z.string().regex(/^0x[0-9a-fA-F]*$/, 'Expected 0x-prefixed hex')
 const address = z.string().refine(isValidAddress, 'Expected an address (0x and 40 hex characters; mixed case a valid EIP-55 checksum)')
 const unixMs = z.number().finite()
 
-/** An action id of a world record: decimal digits of a uint256 (the package's one action-id rule). */
-export const recordActionIdSchema = z.string().refine((value) => /^\d+$/.test(value) && tryParseActionId(value) !== undefined, 'Expected a decimal action id (a uint256)')
-/** A nullifier of a world record: decimal digits of a uint256, what the Hub holds. */
-export const recordNullifierSchema = z.string().refine((value) => /^\d{1,78}$/.test(value) && BigInt(value) <= maxUint256, 'Expected a decimal nullifier (a uint256)')
-/** An issuer of a world record: a uint256 in 0x hex, what the Hub holds. */
-export const recordIssuerSchema = z.string().regex(/^0x[0-9a-fA-F]{1,64}$/, 'Expected an issuer in 0x hex (a uint256)')
+/** An action id of a world record, as the Hub holds it (`world/hub-state.ts`): decimal digits of a uint256. */
+export const recordActionIdSchema = z.string().refine((value) => recordActionId(value) !== undefined, 'Expected a decimal action id (a uint256)')
+/** A nullifier of a world record, as the Hub holds it: decimal digits of a uint256. */
+export const recordNullifierSchema = z.string().refine((value) => recordDecimal(value) !== undefined, 'Expected a decimal nullifier (a uint256)')
+/** An issuer of a world record, as the Hub holds it: a uint256 in 0x hex. */
+export const recordIssuerSchema = z.string().refine((value) => recordHex(value) !== undefined, 'Expected an issuer in 0x hex (a uint256)')
 const unixSeconds = z.number().finite()
 const count = z.number().int().nonnegative()
 
