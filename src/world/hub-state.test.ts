@@ -1,36 +1,21 @@
 import { maxUint256 } from 'viem'
 import { describe, expect, test } from 'vitest'
 import { InvalidParameterError } from '../errors/index.js'
-import { humanIdCircuitIds, humanIdIssuers } from './constants.js'
+import { cleanHandsSbtRecord, hubVerification } from '../../test/fixtures/human-id-records.js'
+import { humanIdIssuers } from './constants.js'
 import { cleanHandsSbtOf, hubActionIdOf, hubSbtOf } from './hub-state.js'
-import type { CleanHandsSbt, Verification } from './types.js'
+import type { Verification } from './types.js'
 
 const address = '0x52908400098527886e0f7030069857d2e4169ee7'
 const issuedAt = 1_750_000_000
 
 function record(overrides: Partial<Verification> = {}): Verification {
-  return {
-    address,
-    credential: 'gov-id',
-    network: 'optimism',
-    source: 'hub',
-    circuitId: humanIdCircuitIds['gov-id'],
-    actionId: '123456789',
-    issuer: humanIdIssuers['gov-id'],
-    nullifier: '42',
-    emptyPublicValues: false,
-    issuedAt,
-    expiresAt: issuedAt + 31_536_000,
-    revoked: false,
-    revokedAt: null,
-    kind: 'valid',
-    ...overrides,
-  }
+  return hubVerification(issuedAt + 86_400, { address, nullifier: '42', ...overrides })
 }
 
 describe('hubSbtOf: a verification record as the Hub holds it', () => {
   test('expiry and the public values [expiry, recipient, actionId, nullifier, issuer]', () => {
-    const expiry = BigInt(issuedAt + 31_536_000)
+    const expiry = BigInt(record().expiresAt!)
     expect(hubSbtOf(record())).toEqual({
       expiry,
       publicValues: [expiry, BigInt(address), 123456789n, 42n, BigInt(humanIdIssuers['gov-id'])],
@@ -90,17 +75,7 @@ describe('hubActionIdOf: the action id a permanent store or an SBT holds', () =>
 })
 
 describe('cleanHandsSbtOf: a clean-hands SBT of NEAR or Aptos in the Hub\'s shape', () => {
-  const sbt: CleanHandsSbt = {
-    chain: 'near',
-    address: 'carol-test.near',
-    actionId: '42',
-    circuitId: humanIdCircuitIds['clean-hands'],
-    issuedAt,
-    expiresAt: issuedAt + 600,
-    revoked: false,
-    revokedAt: null,
-    kind: 'custom-action',
-  }
+  const sbt = cleanHandsSbtRecord('near', issuedAt + 86_400, { actionId: '42', expiresAt: issuedAt + 600, kind: 'custom-action' })
 
   test('its expiry, its action id among public values that hold no recipient or issuer, and its revocation time', () => {
     expect(cleanHandsSbtOf(sbt)).toEqual({ expiry: BigInt(issuedAt + 600), publicValues: [BigInt(issuedAt + 600), 0n, 42n, 0n, 0n], revokedAt: undefined })

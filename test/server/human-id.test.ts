@@ -25,6 +25,7 @@ import {
 import { createEmptyState, stateFromWorld, type ServerState, type Verification } from '../../src/server/state/index.js'
 import { demoCustomActionId, generateWorld, type CleanHandsSbt, type World } from '../../src/world/index.js'
 import { humanIdCircuitIds, humanIdIssuers, untrustedHumanIdIssuer } from '../../src/world/constants.js'
+import { cleanHandsSbtAddresses, cleanHandsSbtRecord, hubVerification } from '../fixtures/human-id-records.js'
 
 const worldNow = '2025-06-01T00:00:00.000Z'
 const nowSec = Date.parse(worldNow) / 1000
@@ -155,23 +156,7 @@ const blockTimeSeconds = 2
 const blockAt = (time: number) => (time - genesisTime) / blockTimeSeconds
 
 function hubSbt(address: Address, fields: Partial<Verification> = {}): Verification {
-  return {
-    address: address.toLowerCase() as Address,
-    credential: 'gov-id',
-    network: 'optimism',
-    source: 'hub',
-    circuitId: humanIdCircuitIds['gov-id'],
-    actionId: '123456789',
-    issuer: humanIdIssuers['gov-id'],
-    nullifier: '1',
-    emptyPublicValues: false,
-    issuedAt: nowSec - 500_000,
-    expiresAt: nowSec + 1_000_000,
-    revoked: false,
-    revokedAt: null,
-    kind: 'valid',
-    ...fields,
-  }
+  return hubVerification(nowSec, { address: address.toLowerCase() as Address, nullifier: '1', issuedAt: nowSec - 500_000, expiresAt: nowSec + 1_000_000, ...fields })
 }
 
 /** The last block of a network whose time by its clock is at or before `time` (Unix seconds). */
@@ -564,42 +549,17 @@ describe('E4 reads a record as it is now', () => {
 })
 
 describe("E7 clean-hands SBTs on NEAR and Aptos, judged by the verifier's SBT rule", () => {
-  const addresses = { near: 'carol-test.near', aptos: `0x${'ab'.repeat(32)}` } as const
-  const sbt = (chain: CleanHandsSbt['chain'], overrides: Partial<CleanHandsSbt> = {}): CleanHandsSbt => ({
-    chain,
-    address: addresses[chain],
-    actionId: '123456789',
-    circuitId: cleanHandsCircuitId,
-    issuedAt: nowSec - 86_400,
-    expiresAt: nowSec + 86_400,
-    revoked: false,
-    revokedAt: null,
-    kind: 'valid',
-    ...overrides,
-  })
+  const sbt = (chain: CleanHandsSbt['chain'], overrides: Partial<CleanHandsSbt> = {}) => cleanHandsSbtRecord(chain, nowSec, overrides)
   const holds = (record: CleanHandsSbt, actionId = 123456789n) =>
     evaluateCleanHands({ attestations: [], cleanHandsSbts: [record] }, { address: record.address, actionId, now: nowSec }).valid
   /** A gov-id SBT on the Hub (an EVM chain), judged at the same time. */
-  const onHub = (overrides: Partial<Verification>) => {
-    const record: Verification = {
-      address: '0x00000000000000000000000000000000000e7e01',
+  const onHub = (fields: Partial<Verification>) =>
+    evaluateVerification([hubSbt('0x00000000000000000000000000000000000e7e01', { issuedAt: nowSec - 86_400, ...fields })], {
       credential: 'gov-id',
       network: 'optimism',
-      source: 'hub',
-      circuitId: humanIdCircuitIds['gov-id'],
-      actionId: '123456789',
-      issuer: humanIdIssuers['gov-id'],
-      nullifier: '7',
-      emptyPublicValues: false,
-      issuedAt: nowSec - 86_400,
-      expiresAt: nowSec + 86_400,
-      revoked: false,
-      revokedAt: null,
-      kind: 'valid',
-      ...overrides,
-    }
-    return evaluateVerification([record], { credential: 'gov-id', network: 'optimism', actionId: 123456789n, at: nowSec }).valid
-  }
+      actionId: 123456789n,
+      at: nowSec,
+    }).valid
 
   test('an expiry equal to the time asked still counts, on every chain alike; a second earlier does not', () => {
     for (const chain of ['near', 'aptos'] as const) {
@@ -632,7 +592,7 @@ describe("E7 clean-hands SBTs on NEAR and Aptos, judged by the verifier's SBT ru
     const state = createEmptyState({ jwtSecret: 'w'.repeat(40) })
     state.cleanHandsSbts = [sbt('near', { revoked: true, revokedAt: nowSec + 3_600 })]
     const ask = async (atSeconds: number) =>
-      (await get(createApp(state, atSeconds * 1000), `/attestation/sbts/clean-hands?address=${addresses.near}&action-id=123456789`)).body
+      (await get(createApp(state, atSeconds * 1000), `/attestation/sbts/clean-hands?address=${cleanHandsSbtAddresses.near}&action-id=123456789`)).body
     expect(await ask(nowSec)).toMatchObject({ isUnique: true })
     expect(await ask(nowSec + 3_599)).toMatchObject({ isUnique: true })
     expect(await ask(nowSec + 3_600)).toEqual({ isUnique: false })
