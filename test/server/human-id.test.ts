@@ -515,24 +515,9 @@ describe('contract: the Human ID client against the server', () => {
 })
 
 describe('E4 reads a record as it is now', () => {
-  test('a record edited in place (action id, expiry, issuer) is judged by its new fields at the next batch', () => {
+  test('a record edited in place (action id, expiry, issuer, revocation) is judged by its new fields at the next batch', () => {
     const address = '0x00000000000000000000000000000000000000f4' as Address
-    const record: Verification = {
-      address,
-      credential: 'gov-id',
-      network: 'optimism',
-      source: 'hub',
-      circuitId: humanIdCircuitIds['gov-id'],
-      actionId: '123456789',
-      issuer: humanIdIssuers['gov-id'],
-      nullifier: '1',
-      emptyPublicValues: false,
-      issuedAt: 1_700_000_000,
-      expiresAt: 1_900_000_000,
-      revoked: false,
-      revokedAt: null,
-      kind: 'valid',
-    }
+    const record = hubSbt(address, { issuedAt: 1_700_000_000, expiresAt: 1_900_000_000 })
     const records = [record]
     const batch = () => scoreVotingStrategy(records, { credential: 'gov-id', network: 'optimism', actionId: 123456789n, addresses: [address], at: 1_800_000_000 }).score[0]!.score
     expect(batch()).toBe(1)
@@ -544,6 +529,12 @@ describe('E4 reads a record as it is now', () => {
     expect(batch()).toBe(0)
     record.expiresAt = 1_900_000_000
     record.issuer = untrustedHumanIdIssuer
+    expect(batch()).toBe(0)
+    record.issuer = humanIdIssuers['gov-id']
+    record.revoked = true
+    record.revokedAt = 1_800_000_001
+    expect(batch()).toBe(1)
+    record.revokedAt = 1_799_999_999
     expect(batch()).toBe(0)
   })
 })
