@@ -152,25 +152,23 @@ export function hubReadsAt(sbt: HubSbt | undefined, at: number): { getSBT: SbtCa
   return { getSBT: { status: 'success', expiry, publicValues, revoked: false }, sbtOwners }
 }
 
-/** A record's SBT, with the fields it was mapped from. */
-type KeptSbt = {
-  from: readonly [string | null, string, string, string | null, string | null, boolean, boolean, number | null, number]
-  sbt: HubSbt
-}
+/** A record's SBT, with the record's fields it was mapped from. */
+type KeptSbt = { from: Verification; sbt: HubSbt }
 
 const keptSbts = new WeakMap<Verification, KeptSbt>()
+
+/** The fields of a record its SBT comes from. */
+const sbtFields = ['expiresAt', 'address', 'actionId', 'nullifier', 'issuer', 'emptyPublicValues', 'revoked', 'revokedAt', 'issuedAt'] as const
 
 /**
  * The SBT of a record ({@link hubSbtOf}), mapped once per record and again only when a field it
  * comes from has changed (records may be edited in place).
  */
 function sbtOf(record: Verification): HubSbt {
-  const expiresAt = record.expiresAt === null ? null : String(record.expiresAt)
-  const from = [expiresAt, record.address, record.actionId, record.nullifier, record.issuer, record.emptyPublicValues, record.revoked, record.revokedAt, record.issuedAt] as const
   const kept = keptSbts.get(record)
-  if (kept && kept.from.every((value, index) => value === from[index])) return kept.sbt
+  if (kept && sbtFields.every((field) => kept.from[field] === record[field])) return kept.sbt
   const sbt = hubSbtOf(record)
-  keptSbts.set(record, { from, sbt })
+  keptSbts.set(record, { from: { ...record }, sbt })
   return sbt
 }
 
