@@ -21,7 +21,7 @@ export {
   type ListStampsReturnType,
   type PassportClient,
   type PassportContext,
-} from './passport.js'
+} from './passport/index.js'
 export {
   createRegistryClient,
   getRegistryScore,
@@ -59,7 +59,7 @@ export {
   type SubmitPassportReturnType,
   type WaitForScoreParameters,
   type WaitForScoreReturnType,
-} from './registry.js'
+} from './registry/index.js'
 export {
   acceptStampCacheTos,
   addCachedStamps,
@@ -104,7 +104,7 @@ export {
   type UpdateCachedStampSaveStatusParameters,
   type UpdateCachedStampSaveStatusReturnType,
   type UpdateCachedStampsParameters,
-} from './stamp-cache.js'
+} from './stamp-cache/index.js'
 export {
   createHumanIdClient,
   defaultHumanIdBaseUrl,
@@ -125,7 +125,7 @@ export {
   type HumanIdClient,
   type HumanIdContext,
   type SnapshotBlock,
-} from './human-id.js'
+} from './human-id/index.js'
 export {
   collectAttestationListing,
   createAttestationIndexClient,
@@ -151,4 +151,4 @@ export {
   type ListAttestationsParameters,
   type ListAttestationsReturnType,
   type ListingPageLike,
-} from './attestation-index.js'
+} from './attestation-index/index.js'

@@ -24,7 +24,7 @@ export {
   type SbtEvidence,
   type VerifyCredentialsParameters,
   type VerifyCredentialsReturnType,
-} from './credentials.js'
+} from './credentials/index.js'
 export {
   classifySbt,
   judgeHumanIdCredential,
