@@ -5,7 +5,10 @@
  * the local chain), by strategy, credential set (or mode), network (10: the hub chain; 1: a space
  * on Ethereum), voters (the world's, then addresses it does not know) at 100 blocks before the
  * head, and cold (a fresh load: no module cache, as a new score-api process) or warm (the same
- * load, the same call again). A call that throws is a row naming the error.
+ * load, the same call again). A call that throws is a row naming the error. Beside each row, the
+ * library form (`personhood/strategies`' definition run with `runStrategy` and the served world's
+ * explicit context): its own count of requests (`requests` of the run), cold (a new cache) and warm
+ * (the same cache, the same call again).
  *
  *   npx tsx bench/strategy-requests.ts                      # VOTERS=1,500,10000
  *   VOTERS=1,500 STRATEGIES=human-id npx tsx bench/strategy-requests.ts
@@ -14,6 +17,8 @@
 import { join } from 'node:path'
 import { getAddress, keccak256, toHex } from 'viem'
 import type { Eip1193ProviderLike } from '../src/index.js'
+import { createStrategyCache, runStrategy } from '../src/index.js'
+import { strategies as libraryStrategies } from '../src/strategies/index.js'
 import { buildScoreApi } from '../test/score-api-host/host.js'
 import { startUpstreams, type UpstreamRequests } from '../test/score-api-host/upstreams.js'
 import { listStrategyFolders, strategiesRoot, type ExampleServer } from '../test/strategies/conformance.js'
@@ -72,7 +77,31 @@ function describeRequests(requests: UpstreamRequests): string {
   return parts.join(', ')
 }
 
-type Row = { strategy: string; set: string; network: string; voters: number; cold?: UpstreamRequests; warm?: UpstreamRequests; seconds: number; error?: string }
+type Library = { cold: number; warm: number; what: string } | { error: string }
+type Row = { strategy: string; set: string; network: string; voters: number; cold?: UpstreamRequests; warm?: UpstreamRequests; seconds: number; error?: string; library?: Library }
+
+const sum = (requests: Record<string, number>) => Object.values(requests).reduce((total, count) => total + count, 0)
+
+/** The library form of the same call: cold (a new cache), then warm (the same cache again). */
+async function library(name: string, server: ExampleServer, network: string, addresses: string[], params: Record<string, unknown>, snapshot: number): Promise<Library> {
+  const definition = libraryStrategies[name]?.definition
+  if (!definition) return { error: `personhood/strategies has no definition of ${name}` }
+  const cache = createStrategyCache()
+  const call = () =>
+    runStrategy(definition, { space: 'personhood.eth', network, provider: server.provider(network), addresses, options: structuredClone(params), snapshot, context: { ...server.context(), cache } })
+  try {
+    const cold = await call()
+    const warm = await call()
+    return { cold: sum(cold.requests), warm: sum(warm.requests), what: Object.entries(cold.requests).map(([source, count]) => `${count} ${source}`).join(', ') }
+  } catch (error) {
+    return { error: (error as Error).message.split('\n')[0] as string }
+  }
+}
+
+function describeLibrary(result: Library | undefined): string {
+  if (!result) return '-'
+  return 'error' in result ? `fails: ${result.error}` : `cold ${result.cold} (${result.what}) | warm ${result.warm}`
+}
 const rows: Row[] = []
 
 let started = Date.now()
@@ -98,12 +127,14 @@ for (const name of names) {
             const cold = await upstreams.record(call)
             const seconds = (Date.now() - started) / 1000
             const warm = await upstreams.record(call)
-            rows.push({ strategy: name, set: label, network, voters: count, cold: cold.requests, warm: warm.requests, seconds })
-            console.log(`${name} | ${label} | network ${network} | ${count} voters | cold ${cold.requests.total} (${describeRequests(cold.requests)}) | warm ${warm.requests.total} | ${seconds.toFixed(1)} s`)
+            const form = await library(name, server, network, addresses, params, snapshot)
+            rows.push({ strategy: name, set: label, network, voters: count, cold: cold.requests, warm: warm.requests, seconds, library: form })
+            console.log(`${name} | ${label} | network ${network} | ${count} voters | cold ${cold.requests.total} (${describeRequests(cold.requests)}) | warm ${warm.requests.total} | ${seconds.toFixed(1)} s | library ${describeLibrary(form)}`)
           } catch (error) {
             const message = (error as Error).message.split('\n')[0] as string
-            rows.push({ strategy: name, set: label, network, voters: count, seconds: (Date.now() - started) / 1000, error: message })
-            console.log(`${name} | ${label} | network ${network} | ${count} voters | fails: ${message}`)
+            const form = await library(name, server, network, addresses, params, snapshot)
+            rows.push({ strategy: name, set: label, network, voters: count, seconds: (Date.now() - started) / 1000, error: message, library: form })
+            console.log(`${name} | ${label} | network ${network} | ${count} voters | fails: ${message} | library ${describeLibrary(form)}`)
           }
         }
       }
@@ -115,9 +146,13 @@ for (const name of names) {
 }
 build.remove()
 
-console.log('\n| Strategy | Credentials / mode | Network | Voters | Cold | Warm | What (cold) | Cold call |')
-console.log('|---|---|---|---:|---:|---:|---|---:|')
+console.log('\n| Strategy | Credentials / mode | Network | Voters | Cold | Warm | What (cold) | Cold call | Library cold | Library warm | Library: what (cold) |')
+console.log('|---|---|---|---:|---:|---:|---|---:|---:|---:|---|')
 for (const row of rows) {
   const what = row.cold ? describeRequests(row.cold) : `fails: ${row.error}`
-  console.log(`| ${row.strategy} | ${row.set} | ${row.network} | ${row.voters.toLocaleString('en')} | ${row.cold?.total ?? '-'} | ${row.warm?.total ?? '-'} | ${what} | ${row.seconds.toFixed(1)} s |`)
+  const form = row.library && !('error' in row.library) ? row.library : undefined
+  const formWhat = row.library ? ('error' in row.library ? `fails: ${row.library.error}` : row.library.what) : '-'
+  console.log(
+    `| ${row.strategy} | ${row.set} | ${row.network} | ${row.voters.toLocaleString('en')} | ${row.cold?.total ?? '-'} | ${row.warm?.total ?? '-'} | ${what} | ${row.seconds.toFixed(1)} s | ${form?.cold ?? '-'} | ${form?.warm ?? '-'} | ${formWhat} |`,
+  )
 }
