@@ -17,7 +17,7 @@ import type { RegistryScore } from '../schemas/registry.js'
 import { toPlainDecimal } from '../schemas/common.js'
 import { describeValue, maxDateSeconds, parseActionId, parseAddress, parseTimestamp } from '../utils/parse.js'
 import { judgeCleanHandsRows, type CleanHandsOptions, type CleanHandsRow, type CleanHandsRowReason, type OnchainCleanHandsReason } from './clean-hands.js'
-import type { AttestationIndexEvidence, CredentialEvidence, CredentialReason, LegacyStoreEvidence, VerifyCredentialsReturnType } from './credentials/index.js'
+import type { AttestationEvidence, AttestationIndexEvidence, CredentialEvidence, CredentialReason, LegacyStoreEvidence, VerifyCredentialsReturnType } from './credentials/index.js'
 import type { SbtReason } from './sbt.js'
 import { checkPassportScore, defaultPassportThreshold, type PassportReason } from './passport.js'
 import * as rules from './rules.js'
@@ -86,13 +86,8 @@ export type ReaderSbtEvidence = {
  * One attestation-index row and the rule's verdict on it; when it passed, the attestation as the
  * deployless reader found it on Sign Protocol at the block (compared there, as for SBTs).
  */
-export type ReaderAttestationEvidence = {
+export type ReaderAttestationEvidence = Pick<AttestationEvidence, 'attestationId' | 'row' | 'rowReason'> & {
   kind: 'reader-attestation'
-  /** The id as the index gave it. */
-  attestationId: string | undefined
-  /** The row as the index sent it (a malformed one is kept, judged `malformed`). */
-  row: CleanHandsRow | MalformedAttestationRow
-  rowReason: CleanHandsRowReason
   onchain?:
     | {
         contract: Address

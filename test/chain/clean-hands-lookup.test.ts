@@ -13,7 +13,7 @@ import { verifyCredentials, type AttestationLookup } from '../../src/verify/cred
 import type { AttestationRow } from '../../src/world/types.js'
 import { failure } from '../helpers/async.js'
 import { TestChain } from './harness.js'
-import { attesterLower, freshAddress, instrument } from './helpers.js'
+import { freshAddress, indexRow, instrument } from './helpers.js'
 
 const day = 86_400n
 let chain: TestChain
@@ -24,22 +24,6 @@ const voters: { address: Address; expected: string }[] = []
 let snapshot: bigint
 let revokedAfter: bigint
 
-function indexRow(attestationId: bigint, address: Address, validUntil: bigint, fields: Partial<AttestationRow> = {}): AttestationRow {
-  return {
-    attestationId: `0x${attestationId.toString(16)}`,
-    address,
-    fullSchemaId: 'onchain_evm_10_0x8',
-    schemaId: '0x8',
-    attester: attesterLower,
-    isReceiver: true,
-    revoked: false,
-    validUntil: validUntil.toString(),
-    attestTimestamp: 1_740_000_000_000 + Number(attestationId),
-    recipients: [address],
-    kind: 'valid',
-    ...fields,
-  }
-}
 
 beforeAll(async () => {
   chain = await TestChain.start()

@@ -3,6 +3,7 @@ import type { Address } from 'viem'
 import type { CleanHandsRow } from '../../src/verify/clean-hands.js'
 import type { MalformedAttestationRow } from '../../src/schemas/attestation.js'
 import type { AttestationIndex } from '../../src/verify/credentials/index.js'
+import type { AttestationRow } from '../../src/world/types.js'
 import type { Eip1193 } from './harness.js'
 
 let counter = 0x1000
@@ -26,6 +27,24 @@ export function goodRow(attestationId: bigint, validUntil: bigint | string, over
     validUntil: typeof validUntil === 'bigint' ? validUntil.toString() : validUntil,
     attestationId: `0x${attestationId.toString(16)}`,
     ...overrides,
+  }
+}
+
+/** A row of the reference server's attestation index for `address`, passing rule 6 until `validUntil`. */
+export function indexRow(attestationId: bigint, address: Address, validUntil: bigint, fields: Partial<AttestationRow> = {}): AttestationRow {
+  return {
+    attestationId: `0x${attestationId.toString(16)}`,
+    address,
+    fullSchemaId: 'onchain_evm_10_0x8',
+    schemaId: '0x8',
+    attester: attesterLower,
+    isReceiver: true,
+    revoked: false,
+    validUntil: validUntil.toString(),
+    attestTimestamp: 1_740_000_000_000 + Number(attestationId),
+    recipients: [address],
+    kind: 'valid',
+    ...fields,
   }
 }
 

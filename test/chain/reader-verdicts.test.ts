@@ -17,7 +17,7 @@ import { verifyCredentials } from '../../src/verify/credentials/index.js'
 import { readReaderVerdicts } from '../../src/verify/reader-verdicts.js'
 import type { AttestationRow } from '../../src/world/types.js'
 import { TestChain, type Eip1193 } from './harness.js'
-import { attesterLower, freshAddress } from './helpers.js'
+import { attesterLower, freshAddress, indexRow } from './helpers.js'
 
 const day = 86_400n
 const credentials = ['gov-id', 'phone', 'biometrics', 'clean-hands'] as const
@@ -53,19 +53,7 @@ beforeAll(async () => {
   let id = 0x5000n
   const attest = async (address: Address, validUntil: bigint, onchain = true) => {
     if (onchain) await chain.attest({ attestationId: id, recipient: address, validUntil })
-    rows.push({
-      attestationId: `0x${id.toString(16)}`,
-      address,
-      fullSchemaId: 'onchain_evm_10_0x8',
-      schemaId: '0x8',
-      attester: attesterLower,
-      isReceiver: true,
-      revoked: false,
-      validUntil: validUntil.toString(),
-      attestTimestamp: 1_740_000_000_000 + Number(id),
-      recipients: [address],
-      kind: 'valid',
-    })
+    rows.push(indexRow(id, address, validUntil))
     return id++
   }
   await attest(all, future + 7n)

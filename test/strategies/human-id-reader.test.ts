@@ -27,7 +27,7 @@ import { humanIdStrategy } from '../../src/strategy/human-id.js'
 import { compileReader, readerCodeInModule } from '../../scripts/strategy-reader.js'
 import { root } from '../helpers/built.js'
 import { TestChain, type Eip1193 } from '../chain/harness.js'
-import { attesterLower, freshAddress } from '../chain/helpers.js'
+import { attesterLower, freshAddress, indexRow } from '../chain/helpers.js'
 import { layHumanIdFolder, type HumanIdFolder } from './human-id-layout.js'
 
 const day = 86_400n
@@ -76,22 +76,6 @@ const indexFetch = async (input: string, init?: RequestInit) => {
   return indexApp.fetch(new Request(input, init))
 }
 
-function indexRow(attestationId: bigint, address: Address, validUntil: bigint, fields: Partial<AttestationRow> = {}): AttestationRow {
-  return {
-    attestationId: `0x${attestationId.toString(16)}`,
-    address,
-    fullSchemaId: 'onchain_evm_10_0x8',
-    schemaId: '0x8',
-    attester: attesterLower,
-    isReceiver: true,
-    revoked: false,
-    validUntil: validUntil.toString(),
-    attestTimestamp: 1_740_000_000_000 + Number(attestationId),
-    recipients: [address],
-    kind: 'valid',
-    ...fields,
-  }
-}
 
 /** The timestamp of a block of the test chain. */
 async function timeOf(block: bigint): Promise<bigint> {
