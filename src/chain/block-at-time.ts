@@ -53,8 +53,6 @@ export type BlockClock = {
 
 /** Parameters of {@link findBlockAtTime}. */
 export type FindBlockAtTimeParameters = {
-  /** A client of the chain searched: a viem client, an ethers provider or an EIP-1193 provider. */
-  client: ChainClient
   /** The time, Unix seconds. */
   timestamp: bigint | number
   /** The chain's clock: where to look first, and whether one read confirms. */
@@ -93,26 +91,27 @@ export const defaultBlockAtTimeMaxReads = 40
  * import { optimism } from 'viem/chains'
  *
  * const client = createPublicClient({ chain: optimism, transport: http(process.env.OPTIMISM_RPC_URL) })
- * const { number, timestamp } = await findBlockAtTime({ client, timestamp: 1_735_689_600n, clock: optimismClock })
+ * const { number, timestamp } = await findBlockAtTime(client, { timestamp: 1_735_689_600n, clock: optimismClock })
  */
-export async function findBlockAtTime(parameters: FindBlockAtTimeParameters): Promise<FindBlockAtTimeReturnType> {
-  const time = parseTime(parameters.timestamp)
-  const { anchor, stepMs, exact } = parseClock(parameters.clock)
+export async function findBlockAtTime(
+  chainClient: ChainClient,
+  { timestamp, clock, maxReads = defaultBlockAtTimeMaxReads, chainId }: FindBlockAtTimeParameters,
+): Promise<FindBlockAtTimeReturnType> {
+  const time = parseTime(timestamp)
+  const { anchor, stepMs, exact } = parseClock(clock)
   // An exact clock's step is whole seconds (checked); it is only compared on exact clocks.
   const step = stepMs / 1000n
-  const maxReads = parameters.maxReads ?? defaultBlockAtTimeMaxReads
   if (!Number.isSafeInteger(maxReads) || maxReads < 1) {
     throw new InvalidParameterError({ parameter: 'maxReads', reason: `Expected a positive integer, got ${String(maxReads)}.` })
   }
-  const client = toPublicClient(parameters.client)
-  const { chainId } = parameters
+  const client = toPublicClient(chainClient)
   const context = (blockNumber: bigint | 'latest', call: string): ChainErrorContext => ({ blockNumber, addresses: [], chainId, call })
   let reads = 0
   const read = async (blockNumber: bigint | undefined): Promise<BlockHeader | undefined> => {
     if (reads >= maxReads) {
       throw chainReadError(
         context(blockNumber ?? 'latest', `findBlockAtTime(${time})`),
-        `No block found at or before time ${time} in ${maxReads} header reads: the chain's block times do not fit its clock (one block every ${parameters.clock.blockTimeSeconds} s from block ${anchor.blockNumber} at ${anchor.timestamp}).`,
+        `No block found at or before time ${time} in ${maxReads} header reads: the chain's block times do not fit its clock (one block every ${clock.blockTimeSeconds} s from block ${anchor.blockNumber} at ${anchor.timestamp}).`,
       )
     }
     reads++
@@ -179,7 +178,7 @@ export async function findBlockAtTime(parameters: FindBlockAtTimeParameters): Pr
  *
  * @example
  * import { findBlockAtTime, optimismClock } from 'personhood'
- * await findBlockAtTime({ client, timestamp, clock: optimismClock })
+ * await findBlockAtTime(client, { timestamp, clock: optimismClock })
  */
 export const optimismClock: BlockClock = Object.freeze({
   name: 'Optimism',
@@ -194,7 +193,7 @@ export const optimismClock: BlockClock = Object.freeze({
  *
  * @example
  * import { baseSepoliaClock, findBlockAtTime } from 'personhood'
- * await findBlockAtTime({ client, timestamp, clock: baseSepoliaClock })
+ * await findBlockAtTime(client, { timestamp, clock: baseSepoliaClock })
  */
 export const baseSepoliaClock: BlockClock = Object.freeze({
   name: 'Base Sepolia',

@@ -41,7 +41,7 @@ export function sbtId(subject: Address, circuitId: Hex): Hex {
  *
  * @example
  * import { getSbtCall, multicallAt } from 'personhood'
- * const [result] = await multicallAt({ client, multicall3, blockNumber, calls: [getSbtCall(hub, address, circuitId)] })
+ * const [result] = await multicallAt(client, { multicall3, blockNumber, calls: [getSbtCall(hub, address, circuitId)] })
  */
 export function getSbtCall(hub: Address, subject: Address, circuitId: Hex): ContractCall {
   return {
@@ -131,7 +131,6 @@ export function describeData(data: Hex): string {
 
 /** Parameters of {@link readSbts}. */
 export type ReadSbtsParameters = {
-  client: Client
   hub: Address
   multicall3: Address
   /** The SBTs to read: subject (lowercase or checksummed address) and circuit id. */
@@ -154,21 +153,19 @@ export type SbtReading = { subject: Address; circuitId: Hex; getSBT: GetSbtResul
  * @throws {ChainReadError} when a request fails or the Hub answers malformed data.
  * @example
  * import { readSbts, toPublicClient, optimismNetwork } from 'personhood'
- * const [reading] = await readSbts({
- *   client: toPublicClient(provider),
+ * const [reading] = await readSbts(toPublicClient(provider), {
  *   hub: optimismNetwork.contracts.hub,
  *   multicall3: optimismNetwork.contracts.multicall3,
  *   reads: [{ subject: address, circuitId: optimismNetwork.circuitIds['gov-id'] }],
  *   blockNumber: 120_000_000n,
  * })
  */
-export async function readSbts(parameters: ReadSbtsParameters): Promise<SbtReading[]> {
-  const { hub, reads, blockNumber, chainId } = parameters
-  const withOwners = parameters.withOwners ?? true
+export async function readSbts(client: Client, parameters: ReadSbtsParameters): Promise<SbtReading[]> {
+  const { hub, reads, blockNumber, chainId, withOwners = true } = parameters
   const calls = reads.flatMap(({ subject, circuitId }) =>
     withOwners ? [getSbtCall(hub, subject, circuitId), sbtOwnersCall(hub, subject, circuitId)] : [getSbtCall(hub, subject, circuitId)],
   )
-  const results = await multicallAt({ ...parameters, calls })
+  const results = await multicallAt(client, { ...parameters, calls })
   const step = withOwners ? 2 : 1
   return reads.map(({ subject, circuitId }, index) => {
     const context = { blockNumber, chainId, addresses: [subject] }

@@ -49,7 +49,6 @@ export function decodeIsUniqueForAction(result: CallResult, context: ChainErrorC
 
 /** Parameters of {@link readLegacyUniqueness}. */
 export type ReadLegacyUniquenessParameters = {
-  client: Client
   store: Address
   multicall3: Address
   users: readonly Address[]
@@ -67,8 +66,7 @@ export type ReadLegacyUniquenessParameters = {
  * @throws {ChainReadError} when a request fails or the store answers malformed data.
  * @example
  * import { readLegacyUniqueness, optimismNetwork, toPublicClient } from 'personhood'
- * const [unique] = await readLegacyUniqueness({
- *   client: toPublicClient(provider),
+ * const [unique] = await readLegacyUniqueness(toPublicClient(provider), {
  *   store: optimismNetwork.contracts.govIdLegacyStore!,
  *   multicall3: optimismNetwork.contracts.multicall3,
  *   users: [address],
@@ -76,9 +74,9 @@ export type ReadLegacyUniquenessParameters = {
  *   blockNumber: 120_000_000n,
  * })
  */
-export async function readLegacyUniqueness(parameters: ReadLegacyUniquenessParameters): Promise<boolean[]> {
+export async function readLegacyUniqueness(client: Client, parameters: ReadLegacyUniquenessParameters): Promise<boolean[]> {
   const { store, users, actionId, blockNumber, chainId } = parameters
-  const results = await multicallAt({ ...parameters, calls: users.map((user) => isUniqueForActionCall(store, user, actionId)) })
+  const results = await multicallAt(client, { ...parameters, calls: users.map((user) => isUniqueForActionCall(store, user, actionId)) })
   return users.map((user, index) =>
     decodeIsUniqueForAction(results[index] as CallResult, { blockNumber, chainId, addresses: [user], call: `isUniqueForAction on ${store}` }),
   )

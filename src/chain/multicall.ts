@@ -42,7 +42,6 @@ export const defaultMulticallConcurrency = 4
 
 /** Parameters of {@link multicallAt}. */
 export type MulticallParameters = {
-  client: Client
   /** Multicall3's address on this chain. */
   multicall3: Address
   calls: readonly ContractCall[]
@@ -67,22 +66,23 @@ export type MulticallParameters = {
  * @example
  * import { multicallAt, hubAbi, multicall3Address } from 'personhood'
  * import { encodeFunctionData } from 'viem'
- * const [result] = await multicallAt({
- *   client,
+ * const [result] = await multicallAt(client, {
  *   multicall3: multicall3Address,
  *   blockNumber: 120_000_000n,
  *   calls: [{ target: hub, subject: address, callData: encodeFunctionData({ abi: hubAbi, functionName: 'getSBT', args: [address, circuitId] }) }],
  * })
  */
-export async function multicallAt(parameters: MulticallParameters): Promise<CallResult[]> {
-  const { client, multicall3, calls, blockNumber, chainId } = parameters
-  const batchSize = parsePositiveInteger(parameters.batchSize ?? defaultMulticallBatchSize, 'batchSize')
-  const concurrency = parsePositiveInteger(parameters.concurrency ?? defaultMulticallConcurrency, 'concurrency')
+export async function multicallAt(
+  client: Client,
+  { multicall3, calls, blockNumber, batchSize = defaultMulticallBatchSize, concurrency = defaultMulticallConcurrency, chainId }: MulticallParameters,
+): Promise<CallResult[]> {
+  const perRequest = parsePositiveInteger(batchSize, 'batchSize')
+  const inFlight = parsePositiveInteger(concurrency, 'concurrency')
   const chunks: (readonly ContractCall[])[] = []
-  for (let start = 0; start < calls.length; start += batchSize) chunks.push(calls.slice(start, start + batchSize))
+  for (let start = 0; start < calls.length; start += perRequest) chunks.push(calls.slice(start, start + perRequest))
   const blockTag = numberToHex(blockNumber)
 
-  const results = await runBounded(chunks, concurrency, async (chunk) => {
+  const results = await runBounded(chunks, inFlight, async (chunk) => {
     const addresses = [...new Set(chunk.map((call) => call.subject))]
     const context = {
       blockNumber,
@@ -122,7 +122,7 @@ export async function multicallAt(parameters: MulticallParameters): Promise<Call
  * @param subject The address whose answer needs the timestamp (named by errors).
  * @example
  * import { blockTimestampCall, multicallAt, multicall3Address } from 'personhood'
- * const [result] = await multicallAt({ client, multicall3: multicall3Address, blockNumber, calls: [blockTimestampCall(multicall3Address, address)] })
+ * const [result] = await multicallAt(client, { multicall3: multicall3Address, blockNumber, calls: [blockTimestampCall(multicall3Address, address)] })
  */
 export function blockTimestampCall(multicall3: Address, subject: string): ContractCall {
   return {

@@ -81,7 +81,6 @@ export function decodeRecipient(recipient: Hex): string | undefined {
 
 /** Parameters of {@link readAttestations}. */
 export type ReadAttestationsParameters = {
-  client: Client
   signProtocol: Address
   multicall3: Address
   /** The attestations to read, each with the address it is read for (named by errors). */
@@ -99,17 +98,16 @@ export type ReadAttestationsParameters = {
  * @throws {ChainReadError} when a request fails or the registry answers malformed data.
  * @example
  * import { readAttestations, optimismNetwork, toPublicClient } from 'personhood'
- * const [attestation] = await readAttestations({
- *   client: toPublicClient(provider),
+ * const [attestation] = await readAttestations(toPublicClient(provider), {
  *   signProtocol: optimismNetwork.contracts.signProtocol!,
  *   multicall3: optimismNetwork.contracts.multicall3,
  *   reads: [{ attestationId: 0x1a3n, subject: address }],
  *   blockNumber: 120_000_000n,
  * })
  */
-export async function readAttestations(parameters: ReadAttestationsParameters): Promise<OnchainAttestation[]> {
+export async function readAttestations(client: Client, parameters: ReadAttestationsParameters): Promise<OnchainAttestation[]> {
   const { signProtocol, reads, blockNumber, chainId } = parameters
-  const results = await multicallAt({ ...parameters, calls: reads.map((read) => getAttestationCall(signProtocol, read.attestationId, read.subject)) })
+  const results = await multicallAt(client, { ...parameters, calls: reads.map((read) => getAttestationCall(signProtocol, read.attestationId, read.subject)) })
   return reads.map((read, index) =>
     decodeGetAttestation(results[index] as CallResult, { blockNumber, chainId, addresses: [read.subject], call: `getAttestation(${read.attestationId}) on ${signProtocol}` }),
   )

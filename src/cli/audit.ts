@@ -167,7 +167,7 @@ export async function runAuditCommand(options: AuditCommandOptions, io: AuditCom
   const { provider: directProvider, url: rpcUrl } = commandProvider({ flags: options, env: io.env, network, fetch: direct })
   const directContext = commandStrategyContext({ flags: options, env: io.env })
   await checkCommandChains({ rpcUrl, network, hubChain: directContext.humanId?.hubChain, fetch: direct })
-  const resolved = await resolveSnapshot({ provider: directProvider, snapshot, network })
+  const resolved = await resolveSnapshot(directProvider, { snapshot, network })
   checkBlockTime({ blockNumber: resolved.blockNumber, timestamp: resolved.timestamp, network, now: now() })
 
   // The disk cache keeps only answers fixed for this chain and block (see createCachingFetch).

@@ -109,8 +109,7 @@ const readMethods = new Set([
  *
  * const world = generateWorld({ now: '2025-06-01T00:00:00.000Z' })
  * const chain = await startLocalChain({ world, now: () => Date.parse(world.now) })
- * const { results } = await verifyCredentials({
- *   client: chain.client,
+ * const { results } = await verifyCredentials(chain.client, {
  *   addresses: [world.demoAccounts[1].address],
  *   credentials: ['gov-id'],
  *   blockNumber: chain.blockAt(world.now),

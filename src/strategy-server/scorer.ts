@@ -228,7 +228,7 @@ export function createStrategyScorer(parameters: CreateStrategyScorerParameters)
     const known = headers.get(key)
     if (known) return known
     parameters.onRequest?.('provider')
-    const read = resolveSnapshot({ provider: providers[network] as StrategyProvider, snapshot, network }).then(({ blockNumber, timestamp }) => ({ blockNumber, timestamp }))
+    const read = resolveSnapshot(providers[network] as StrategyProvider, { snapshot, network }).then(({ blockNumber, timestamp }) => ({ blockNumber, timestamp }))
     headers.set(key, read)
     const forget = () => headers.delete(key)
     read.then(({ timestamp }) => {

@@ -229,7 +229,7 @@ async function readSnapshot(runtime: StrategyRuntime, parameters: RunStrategyPar
   runtime.countRequest('provider')
   const { provider, snapshot, network } = parameters
   try {
-    return await untilAborted(resolveSnapshot({ provider, snapshot, network, addresses }), runtime.deadline.signal)
+    return await untilAborted(resolveSnapshot(provider, { snapshot, network, addresses }), runtime.deadline.signal)
   } catch (error) {
     // A chain error already names the block and the addresses; a bad provider is the caller's.
     if (error instanceof ChainReadError || error instanceof InvalidParameterError) throw error

@@ -132,7 +132,7 @@ async function hubBlockAt(parameters: {
   const cached = runtime.cache?.get(cacheKey) as HumanIdDetail['hubBlock'] | undefined
   if (cached) return cached
   const found = await readSource({ source: humanIdSourceNames.hubBlock, addresses: parameters.addresses, deadline: runtime.deadline }, () =>
-    findBlockAtTime({ client: parameters.client, timestamp: snapshot.timestamp, clock: runtime.context.humanId?.hubClock ?? hub.clock, chainId: hub.chainId }),
+    findBlockAtTime(parameters.client, { timestamp: snapshot.timestamp, clock: runtime.context.humanId?.hubClock ?? hub.clock, chainId: hub.chainId }),
   )
   runtime.countRequest(humanIdSourceNames.hubBlock, found.reads)
   const block = { chainId: hub.chainId, blockNumber: found.number, timestamp: Number(found.timestamp) }
@@ -220,8 +220,7 @@ export async function readHumanIdVerdictsAt(parameters: ReadHumanIdVerdictsAtPar
     const chainSource = { source: humanIdSourceNames.chain, addresses, deadline: runtime.deadline }
     const counted = countingChainClient(toPublicClient(client), runtime)
     const result = await readSource(credentials.includes('clean-hands') ? { ...chainSource, source: `${chainSource.source} and ${indexSource.source}` } : chainSource, () =>
-      verifyCredentials({
-        client: counted,
+      verifyCredentials(counted, {
         addresses,
         credentials,
         actionId,

@@ -48,7 +48,6 @@ export function parseSnapshot(value: unknown): bigint | 'latest' {
 
 /** Parameters of {@link resolveSnapshot}. */
 export type ResolveSnapshotParameters = {
-  provider: StrategyProvider
   snapshot: StrategySnapshot
   network: string
   /** The addresses being scored, named by an error. */
@@ -64,9 +63,9 @@ export type ResolveSnapshotParameters = {
  * @example
  * import { resolveSnapshot } from 'personhood'
  * // in a strategy: strategy(space, network, provider, addresses, options, snapshot)
- * const { blockNumber, timestamp } = await resolveSnapshot({ provider, snapshot, network })
+ * const { blockNumber, timestamp } = await resolveSnapshot(provider, { snapshot, network })
  */
-export async function resolveSnapshot({ provider, snapshot, network, addresses = [] }: ResolveSnapshotParameters): Promise<ResolvedSnapshot> {
+export async function resolveSnapshot(provider: StrategyProvider, { snapshot, network, addresses = [] }: ResolveSnapshotParameters): Promise<ResolvedSnapshot> {
   const requested = parseSnapshot(snapshot)
   const chainId = /^[1-9][0-9]{0,15}$/.test(network) ? Number(network) : undefined
   const value = provider as unknown as Record<string, unknown> | null | undefined

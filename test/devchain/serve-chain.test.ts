@@ -29,7 +29,7 @@ describe('serve --chain', () => {
     const snapshot = await client.getBlockNumber()
     const accounts = serve.app.context.store.state.demoAccounts.map((account) => account.address)
     const attestationIndex = createAttestationIndexClient({ baseUrl: serve.urls.attestationIndex })
-    const { results } = await verifyCredentials({ client, addresses: accounts, credentials: ['gov-id', 'clean-hands'], blockNumber: snapshot, attestationIndex })
+    const { results } = await verifyCredentials(client, { addresses: accounts, credentials: ['gov-id', 'clean-hands'], blockNumber: snapshot, attestationIndex })
     const votes = await createHumanIdClient({ baseUrl: serve.urls.humanId }).getVotingStrategyScores({
       credential: 'gov-id',
       network: 10,

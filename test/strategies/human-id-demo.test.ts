@@ -75,8 +75,7 @@ it('every demo voter: the folder and verifyCredentials agree at the same block, 
   const ours = await verifyHumans('10', provider, voters, { credentials }, Number(block))
   expect({ rpc: requests.rpc, index: requests.index }).toEqual({ rpc: ['eth_call'], index: 1 })
 
-  const theirs = await verifyCredentials({
-    client: createPublicClient({ transport: http(running.chain!.rpcUrl!) }),
+  const theirs = await verifyCredentials(createPublicClient({ transport: http(running.chain!.rpcUrl!) }), {
     network: 10,
     addresses: voters,
     credentials: [...credentials],

@@ -135,14 +135,14 @@ describe('the snapshot through any provider', () => {
     const ethersLike = { send: async (method: string, params: unknown[]) => (method === 'eth_getBlockByNumber' && params[0] === numberToHex(7n) ? headerOf(7n) : null) }
     const getBlockOnly = { getBlock: async (tag: number | string) => (tag === 7 ? { number: 7, timestamp: { toHexString: () => numberToHex(1_600_000_007n) } } : null) }
     for (const provider of [ethersLike, recordingProvider(), getBlockOnly] as StrategyProvider[]) {
-      const resolved = await resolveSnapshot({ provider, snapshot: 7, network: '1' })
+      const resolved = await resolveSnapshot(provider, { snapshot: 7, network: '1' })
       expect(resolved.blockNumber).toBe(7n)
     }
-    expect((await resolveSnapshot({ provider: getBlockOnly as StrategyProvider, snapshot: 7, network: '1' })).timestamp).toBe(1_600_000_007)
+    expect((await resolveSnapshot(getBlockOnly as StrategyProvider, { snapshot: 7, network: '1' })).timestamp).toBe(1_600_000_007)
   })
 
   test("'latest' is the head; a future block is not available; a failed read names the block and addresses", async () => {
-    expect(await resolveSnapshot({ provider: recordingProvider(), snapshot: 'latest', network: '10' })).toMatchObject({ requested: 'latest', blockNumber: 1000n })
+    expect(await resolveSnapshot(recordingProvider(), { snapshot: 'latest', network: '10' })).toMatchObject({ requested: 'latest', blockNumber: 1000n })
     const future = await failure(runStrategy(echo, { network: '10', provider: recordingProvider(), addresses: [alice], options: {}, snapshot: 2000 }))
     expect(future).toBeInstanceOf(BlockNotAvailableError)
     expect(future.addresses).toEqual([getAddress(alice)])

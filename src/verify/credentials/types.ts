@@ -5,7 +5,6 @@
 import type { Address, Hex } from 'viem'
 import type { HumanCredential, HumanIdCircuit, NetworkConstants, NetworkName, NetworkOverrides } from '../../chain/constants.js'
 import type { GetSbtResult, SbtOwnersResult } from '../../chain/hub.js'
-import type { ChainClient } from '../../chain/provider.js'
 import type { OnchainAttestation } from '../../chain/sign-protocol.js'
 import type { AttestationIndex, AttestationLookup, AttestationLookupSummary } from '../attestation-lookup.js'
 import type { CleanHandsRow, CleanHandsRowReason, OnchainCleanHandsReason } from '../clean-hands.js'
@@ -98,11 +97,9 @@ export type CredentialResult = {
  *
  * @example
  * import type { VerifyCredentialsParameters } from 'personhood'
- * const parameters: VerifyCredentialsParameters<'phone'> = { client, addresses, credentials: ['phone'], blockNumber: 130_000_000n }
+ * const parameters: VerifyCredentialsParameters<'phone'> = { addresses, credentials: ['phone'], blockNumber: 130_000_000n }
  */
 export type VerifyCredentialsParameters<credential extends HumanCredential = HumanCredential> = {
-  /** A viem client, an ethers v5/v6 provider, or an EIP-1193 provider. */
-  client: ChainClient
   /** Addresses: lower case or EIP-55 checksummed. Duplicates (in any case) are read once. */
   addresses: readonly string[]
   /** The credentials to check. */
