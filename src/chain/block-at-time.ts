@@ -6,7 +6,7 @@
  * by one header read; elsewhere (or when the clock is off) a bounded search of header reads.
  */
 import type { Client } from 'viem'
-import { BlockNotAvailableError, InvalidParameterError } from '../errors/index.js'
+import { BlockNotAvailableError, InvalidParameterError, type BlockNotAvailableErrorType, type ChainReadErrorType, type InvalidParameterErrorType } from '../errors/index.js'
 import { toPublicClient, type ChainClient } from './provider.js'
 import { chainReadError, errorParameters, readBlockHeader, type BlockHeader, type ChainErrorContext } from './rpc.js'
 
@@ -65,6 +65,9 @@ export type FindBlockAtTimeParameters = {
 
 /** What {@link findBlockAtTime} returns: the block, and how many header reads it took. */
 export type FindBlockAtTimeReturnType = BlockHeader & { reads: number }
+
+/** What {@link findBlockAtTime} throws: a bad time or clock, no such block (yet), a failed read or too many. */
+export type FindBlockAtTimeErrorType = InvalidParameterErrorType | BlockNotAvailableErrorType | ChainReadErrorType
 
 /** Default of {@link FindBlockAtTimeParameters.maxReads}: enough to bisect any chain after a clock miss. */
 export const defaultBlockAtTimeMaxReads = 40

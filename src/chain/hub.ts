@@ -14,7 +14,7 @@ import {
 } from 'viem'
 import { hubAbi } from './abis.js'
 import { decodeGetSbtResult, encodeGetSbtCalldata } from './codec.js'
-import { multicallAt, type CallResult, type ContractCall } from './multicall.js'
+import { multicallAt, type CallResult, type ContractCall, type MulticallAtErrorType } from './multicall.js'
 import { chainReadError, type ChainErrorContext } from './rpc.js'
 
 /** `getSBT` answered: the SBT, or a revert (with its reason string when there is one). */
@@ -146,6 +146,12 @@ export type ReadSbtsParameters = {
 /** One SBT read: what `getSBT` and (when asked) `sbtOwners` answered. */
 export type SbtReading = { subject: Address; circuitId: Hex; getSBT: GetSbtResult; sbtOwners: SbtOwnersResult | undefined }
 
+/** What {@link readSbts} returns: one {@link SbtReading} per read, in order. */
+export type ReadSbtsReturnType = SbtReading[]
+
+/** What {@link readSbts} throws. */
+export type ReadSbtsErrorType = MulticallAtErrorType
+
 /**
  * Reads SBTs at one block: `getSBT` and `sbtOwners` for each subject and circuit, through Multicall3.
  *
@@ -160,7 +166,7 @@ export type SbtReading = { subject: Address; circuitId: Hex; getSBT: GetSbtResul
  *   blockNumber: 120_000_000n,
  * })
  */
-export async function readSbts(client: Client, parameters: ReadSbtsParameters): Promise<SbtReading[]> {
+export async function readSbts(client: Client, parameters: ReadSbtsParameters): Promise<ReadSbtsReturnType> {
   const { hub, reads, blockNumber, chainId, withOwners = true } = parameters
   const calls = reads.flatMap(({ subject, circuitId }) =>
     withOwners ? [getSbtCall(hub, subject, circuitId), sbtOwnersCall(hub, subject, circuitId)] : [getSbtCall(hub, subject, circuitId)],

@@ -11,6 +11,7 @@ export {
   polygonClock,
   type BlockClock,
   type BlockTimeEstimate,
+  type FindBlockAtTimeErrorType,
   type FindBlockAtTimeParameters,
   type FindBlockAtTimeReturnType,
 } from './block-at-time.js'
@@ -39,11 +40,20 @@ export {
   sbtId,
   sbtOwnersCall,
   type GetSbtResult,
+  type ReadSbtsErrorType,
   type ReadSbtsParameters,
+  type ReadSbtsReturnType,
   type SbtOwnersResult,
   type SbtReading,
 } from './hub.js'
-export { decodeIsUniqueForAction, isUniqueForActionCall, readLegacyUniqueness, type ReadLegacyUniquenessParameters } from './legacy.js'
+export {
+  decodeIsUniqueForAction,
+  isUniqueForActionCall,
+  readLegacyUniqueness,
+  type ReadLegacyUniquenessErrorType,
+  type ReadLegacyUniquenessParameters,
+  type ReadLegacyUniquenessReturnType,
+} from './legacy.js'
 export {
   blockTimestampCall,
   decodeBlockTimestamp,
@@ -52,6 +62,7 @@ export {
   multicallAt,
   type CallResult,
   type ContractCall,
+  type MulticallAtErrorType,
   type MulticallParameters,
 } from './multicall.js'
 export { declaredChainId, toPublicClient, type ChainClient, type Eip1193ProviderLike, type EthersProviderLike } from './provider.js'
@@ -62,5 +73,7 @@ export {
   getAttestationCall,
   readAttestations,
   type OnchainAttestation,
+  type ReadAttestationsErrorType,
   type ReadAttestationsParameters,
+  type ReadAttestationsReturnType,
 } from './sign-protocol.js'

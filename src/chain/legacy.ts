@@ -5,7 +5,7 @@
 import { decodeFunctionResult, encodeFunctionData, type Address, type Client } from 'viem'
 import { legacyStoreAbi } from './abis.js'
 import { describeData } from './hub.js'
-import { multicallAt, type CallResult, type ContractCall } from './multicall.js'
+import { multicallAt, type CallResult, type ContractCall, type MulticallAtErrorType } from './multicall.js'
 import { chainReadError, type ChainErrorContext } from './rpc.js'
 
 /**
@@ -59,6 +59,12 @@ export type ReadLegacyUniquenessParameters = {
   chainId?: number | undefined
 }
 
+/** What {@link readLegacyUniqueness} returns: per user, in order, whether the store holds it unique for the action. */
+export type ReadLegacyUniquenessReturnType = boolean[]
+
+/** What {@link readLegacyUniqueness} throws. */
+export type ReadLegacyUniquenessErrorType = MulticallAtErrorType
+
 /**
  * Reads `isUniqueForAction(user, actionId)` on a permanent store for each user at one block.
  *
@@ -74,7 +80,7 @@ export type ReadLegacyUniquenessParameters = {
  *   blockNumber: 120_000_000n,
  * })
  */
-export async function readLegacyUniqueness(client: Client, parameters: ReadLegacyUniquenessParameters): Promise<boolean[]> {
+export async function readLegacyUniqueness(client: Client, parameters: ReadLegacyUniquenessParameters): Promise<ReadLegacyUniquenessReturnType> {
   const { store, users, actionId, blockNumber, chainId } = parameters
   const results = await multicallAt(client, { ...parameters, calls: users.map((user) => isUniqueForActionCall(store, user, actionId)) })
   return users.map((user, index) =>

@@ -4,6 +4,7 @@
  * `concurrency` requests are in flight.
  */
 import { decodeFunctionResult, encodeFunctionData, numberToHex, type Address, type Client, type Hex } from 'viem'
+import type { BlockNotAvailableErrorType, ChainReadErrorType, InvalidParameterErrorType } from '../errors/index.js'
 import { parsePositiveInteger } from '../utils/parse.js'
 import { multicall3Abi } from './abis.js'
 import { decodeAggregate3Result, encodeAggregate3Calldata } from './codec.js'
@@ -54,6 +55,12 @@ export type MulticallParameters = {
   /** Named by errors. */
   chainId?: number | undefined
 }
+
+/**
+ * What {@link multicallAt} throws, and so every reader built on it: a bad `batchSize` or
+ * `concurrency`, a block the node cannot serve, a failed request or a malformed answer.
+ */
+export type MulticallAtErrorType = InvalidParameterErrorType | BlockNotAvailableErrorType | ChainReadErrorType
 
 /**
  * Runs `calls` at `blockNumber` through Multicall3 `aggregate3` (every call with allowFailure) and

@@ -5,7 +5,7 @@
 import { decodeAbiParameters, decodeFunctionResult, encodeFunctionData, type Address, type Client, type Hex } from 'viem'
 import { signProtocolAbi } from './abis.js'
 import { describeData } from './hub.js'
-import { multicallAt, type CallResult, type ContractCall } from './multicall.js'
+import { multicallAt, type CallResult, type ContractCall, type MulticallAtErrorType } from './multicall.js'
 import { chainReadError, type ChainErrorContext } from './rpc.js'
 
 /** An attestation as `getAttestation` returns it. An id unknown at the block gives all zeros. */
@@ -91,6 +91,12 @@ export type ReadAttestationsParameters = {
   chainId?: number | undefined
 }
 
+/** What {@link readAttestations} returns: one attestation per read, in order. */
+export type ReadAttestationsReturnType = OnchainAttestation[]
+
+/** What {@link readAttestations} throws. */
+export type ReadAttestationsErrorType = MulticallAtErrorType
+
 /**
  * Reads attestations at one block through Multicall3.
  *
@@ -105,7 +111,7 @@ export type ReadAttestationsParameters = {
  *   blockNumber: 120_000_000n,
  * })
  */
-export async function readAttestations(client: Client, parameters: ReadAttestationsParameters): Promise<OnchainAttestation[]> {
+export async function readAttestations(client: Client, parameters: ReadAttestationsParameters): Promise<ReadAttestationsReturnType> {
   const { signProtocol, reads, blockNumber, chainId } = parameters
   const results = await multicallAt(client, { ...parameters, calls: reads.map((read) => getAttestationCall(signProtocol, read.attestationId, read.subject)) })
   return reads.map((read, index) =>

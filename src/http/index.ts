@@ -20,6 +20,7 @@ export {
   createTransport,
   defaultMaxResponseBytes,
   parseRetryAfter,
+  type RequestErrorType,
   type RequestParameters,
   type RetryOptions,
   type Transport,

@@ -12,7 +12,19 @@ import {
   ResponseTooLargeError,
   ResponseValidationError,
   TimeoutError,
+  type AuthenticationErrorType,
   type HttpRequestErrorParameters,
+  type HttpRequestErrorType,
+  type InvalidRequestErrorType,
+  type NetworkErrorType,
+  type NotFoundErrorType,
+  type PermissionDeniedErrorType,
+  type RateLimitErrorType,
+  type RedirectRefusedErrorType,
+  type ResponseParseErrorType,
+  type ResponseTooLargeErrorType,
+  type ResponseValidationErrorType,
+  type TimeoutErrorType,
 } from '../errors/http.js'
 import { BaseError } from '../errors/base.js'
 import { readErrorMessage } from '../schemas/common.js'
@@ -104,6 +116,26 @@ export type Transport = {
   /** The URL a request would use (secrets never appear in URLs). */
   buildUrl(path: string, query?: Query): string
 }
+
+/**
+ * What a transport's `request` throws, and so every HTTP action: a status that is not a success
+ * (its own class for 400/422, 401, 403, 404 and 429), no answer within the timeout, no answer at
+ * all, a refused redirect, a body over the size cap, a body that is not JSON, or JSON that is not
+ * the spec's shape. An aborted `signal` rethrows its own reason.
+ */
+export type RequestErrorType =
+  | HttpRequestErrorType
+  | InvalidRequestErrorType
+  | AuthenticationErrorType
+  | PermissionDeniedErrorType
+  | NotFoundErrorType
+  | RateLimitErrorType
+  | TimeoutErrorType
+  | NetworkErrorType
+  | RedirectRefusedErrorType
+  | ResponseTooLargeErrorType
+  | ResponseParseErrorType
+  | ResponseValidationErrorType
 
 const defaultRetryStatusCodes = [408, 429, 500, 502, 503, 504] as const
 

@@ -6,9 +6,16 @@
  */
 import type { Address } from 'viem'
 import type { z } from 'zod'
-import { ChainReadError } from '../errors/chain.js'
-import { InvalidParameterError } from '../errors/input.js'
-import { StrategySourceError } from '../errors/strategy.js'
+import { ChainReadError, type BlockNotAvailableErrorType, type ChainReadErrorType } from '../errors/chain.js'
+import { InvalidParameterError, type InvalidAddressErrorType, type InvalidParameterErrorType } from '../errors/input.js'
+import {
+  StrategySourceError,
+  type PassportHistoryDeniedErrorType,
+  type RateBudgetErrorType,
+  type StrategyDeadlineErrorType,
+  type StrategyOptionsErrorType,
+  type StrategySourceErrorType,
+} from '../errors/strategy.js'
 import { parseAddress } from '../utils/parse.js'
 import type { StrategyCache } from './cache.js'
 import { createStrategyCache } from './cache.js'
@@ -124,6 +131,25 @@ export type StrategyRun<detail = unknown> = {
   requests: Record<string, number>
 }
 
+/** What {@link runStrategy} returns. */
+export type RunStrategyReturnType<detail = unknown> = StrategyRun<detail>
+
+/**
+ * What {@link runStrategy} throws: options or configuration refused, a bad address or snapshot, the
+ * snapshot's block unreadable, a source that failed (Passport history refused included), or a
+ * deadline or rate budget that cannot be met. A source's own error is the `cause`, never thrown bare.
+ */
+export type RunStrategyErrorType =
+  | StrategyOptionsErrorType
+  | InvalidAddressErrorType
+  | InvalidParameterErrorType
+  | BlockNotAvailableErrorType
+  | ChainReadErrorType
+  | StrategySourceErrorType
+  | PassportHistoryDeniedErrorType
+  | StrategyDeadlineErrorType
+  | RateBudgetErrorType
+
 /**
  * Runs a strategy with an explicit context: reads the options (before any request), checks and
  * checksums the addresses, resolves the snapshot to its block's time through `provider` (one
@@ -152,7 +178,7 @@ export async function runStrategy<options, detail, prepared>(
   definition: StrategyDefinition<options, detail, prepared>,
   parameters: RunStrategyParameters,
   sharedCache?: StrategyCache,
-): Promise<StrategyRun<detail>> {
+): Promise<RunStrategyReturnType<detail>> {
   const { name } = definition
   const options = parseStrategyOptions(name, definition.optionsSchema, parameters.options)
   const addresses = parseAddresses(parameters.addresses)

@@ -24,7 +24,9 @@ export {
   runStrategy,
   untilAborted,
   type AddressScore,
+  type RunStrategyErrorType,
   type RunStrategyParameters,
+  type RunStrategyReturnType,
   type ScoreApiStrategy,
   type StrategyDefinition,
   type StrategyPrepareParameters,
@@ -32,7 +34,16 @@ export {
   type StrategyScoreParameters,
 } from './define.js'
 export { parseStrategyOptions, reservedOptionNames, strategyJsonSchema, symbolOption, toOptionIssues } from './options.js'
-export { parseSnapshot, resolveSnapshot, type ResolvedSnapshot, type ResolveSnapshotParameters, type StrategyProvider, type StrategySnapshot } from './snapshot.js'
+export {
+  parseSnapshot,
+  resolveSnapshot,
+  type ResolvedSnapshot,
+  type ResolveSnapshotErrorType,
+  type ResolveSnapshotParameters,
+  type ResolveSnapshotReturnType,
+  type StrategyProvider,
+  type StrategySnapshot,
+} from './snapshot.js'
 export {
   humanIdOptionFields,
   humanIdOptionsSchema,
@@ -73,4 +84,9 @@ export {
   type HumanGatedPrepared,
   type InnerScore,
 } from './human-gated.js'
-export { validateWithStrategy, type ValidateWithStrategyParameters } from './validation.js'
+export {
+  validateWithStrategy,
+  type ValidateWithStrategyErrorType,
+  type ValidateWithStrategyParameters,
+  type ValidateWithStrategyReturnType,
+} from './validation.js'

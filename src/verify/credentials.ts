@@ -29,6 +29,7 @@ export type {
   CredentialResult,
   LegacyStoreEvidence,
   SbtEvidence,
+  VerifyCredentialsErrorType,
   VerifyCredentialsParameters,
   VerifyCredentialsReturnType,
 } from './credentials/types.js'

@@ -22,6 +22,7 @@ export {
   type CredentialResult,
   type LegacyStoreEvidence,
   type SbtEvidence,
+  type VerifyCredentialsErrorType,
   type VerifyCredentialsParameters,
   type VerifyCredentialsReturnType,
 } from './credentials.js'
