@@ -29,6 +29,7 @@ import {
   resolveSnapshot,
   runStrategy,
   symbolOption,
+  validateWithStrategy,
   type StrategyProvider,
 } from '../../src/index.js'
 import { failure } from '../helpers/async.js'
@@ -277,5 +278,30 @@ describe('cache', () => {
     now = 100
     expect(cache.get('d')).toBeUndefined()
     expect(() => createStrategyCache({ maxEntries: 0 })).toThrow(InvalidParameterError)
+  })
+})
+
+describe('validations', () => {
+  const onlyAlice = defineStrategy({
+    ...echo,
+    name: 'only-alice',
+    async score({ addresses }) {
+      return new Map(addresses.map((address) => [address, { score: address === getAddress(alice) ? 1 : 0, detail: null }]))
+    },
+  })
+  const ask = (provider: StrategyProvider, author: string, params: unknown = {}) => validateWithStrategy(onlyAlice, { author, network: '10', provider, snapshot: 10, params })
+
+  test('an author passes when the strategy scores it above 0, at the snapshot', async () => {
+    const provider = recordingProvider()
+    expect(await ask(provider, alice)).toBe(true)
+    expect(await ask(provider, bob)).toBe(false)
+    expect(provider.calls).toEqual(['eth_getBlockByNumber', 'eth_getBlockByNumber'])
+  })
+
+  test('a malformed author does not pass and costs no request; invalid params are an error, not a false', async () => {
+    const provider = recordingProvider()
+    expect(await ask(provider, '0x1234')).toBe(false)
+    expect(await failure(ask(provider, alice, { score: -1 }))).toBeInstanceOf(StrategyOptionsError)
+    expect(provider.calls).toEqual([])
   })
 })
