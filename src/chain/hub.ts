@@ -40,7 +40,8 @@ export function sbtId(subject: Address, circuitId: Hex): Hex {
  * The multicall call `getSBT(subject, circuitId)` on `hub`.
  *
  * @example
- * import { getSbtCall, multicallAt } from 'personhood'
+ * import { getSbtCall } from './hub.js'
+ * import { multicallAt } from './multicall.js'
  * const [result] = await multicallAt(client, { multicall3, blockNumber, calls: [getSbtCall(hub, address, circuitId)] })
  */
 export function getSbtCall(hub: Address, subject: Address, circuitId: Hex): ContractCall {
@@ -56,7 +57,7 @@ export function getSbtCall(hub: Address, subject: Address, circuitId: Hex): Cont
  * The multicall call `sbtOwners(sbtId(subject, circuitId))` on `hub`.
  *
  * @example
- * import { sbtOwnersCall } from 'personhood'
+ * import { sbtOwnersCall } from './hub.js'
  * const call = sbtOwnersCall(hub, address, circuitId)
  */
 export function sbtOwnersCall(hub: Address, subject: Address, circuitId: Hex): ContractCall {
@@ -74,7 +75,7 @@ export function sbtOwnersCall(hub: Address, subject: Address, circuitId: Hex): C
  *
  * @throws {ChainReadError} when a successful call returned data that is not an SBT.
  * @example
- * import { decodeGetSbt } from 'personhood'
+ * import { decodeGetSbt } from './hub.js'
  * const sbt = decodeGetSbt(result, { blockNumber, addresses: [address] })
  */
 export function decodeGetSbt(result: CallResult, context: ChainErrorContext): GetSbtResult {
@@ -95,7 +96,7 @@ export function decodeGetSbt(result: CallResult, context: ChainErrorContext): Ge
  *
  * @throws {ChainReadError} when the call failed or returned malformed data (`sbtOwners` never reverts).
  * @example
- * import { decodeSbtOwners } from 'personhood'
+ * import { decodeSbtOwners } from './hub.js'
  * const { expiry, revoked } = decodeSbtOwners(result, { blockNumber, addresses: [address] })
  */
 export function decodeSbtOwners(result: CallResult, context: ChainErrorContext): SbtOwnersResult {

@@ -1,9 +1,11 @@
+// The public part of chain/: the readers (each `reader(client, parameters)`), the networks' constants
+// and the ABIs a user needs to read the contracts directly. Multicall plumbing, call builders,
+// decoders and RPC helpers stay internal.
 export {
   arbitrumClock,
   baseClock,
   baseSepoliaClock,
   blockClocks,
-  defaultBlockAtTimeMaxReads,
   estimateBlockTime,
   ethereumClock,
   findBlockAtTime,
@@ -15,13 +17,12 @@ export {
   type FindBlockAtTimeParameters,
   type FindBlockAtTimeReturnType,
 } from './block-at-time.js'
-export { hubAbi, legacyStoreAbi, multicall3Abi, signProtocolAbi } from './abis.js'
+export { hubAbi, legacyStoreAbi, signProtocolAbi } from './abis.js'
 export {
   baseSepoliaNetwork,
+  builtInNetworks,
   getNetwork,
   humanCredentials,
-  builtInNetworks,
-  multicall3Address,
   optimismNetwork,
   universalActionId,
   type HumanCredential,
@@ -33,12 +34,8 @@ export {
   type NetworkOverrides,
 } from './constants.js'
 export {
-  decodeGetSbt,
-  decodeSbtOwners,
-  getSbtCall,
   readSbts,
   sbtId,
-  sbtOwnersCall,
   type GetSbtResult,
   type ReadSbtsErrorType,
   type ReadSbtsParameters,
@@ -46,31 +43,10 @@ export {
   type SbtOwnersResult,
   type SbtReading,
 } from './hub.js'
+export { readLegacyUniqueness, type ReadLegacyUniquenessErrorType, type ReadLegacyUniquenessParameters, type ReadLegacyUniquenessReturnType } from './legacy.js'
+export { toPublicClient, type ChainClient, type Eip1193ProviderLike, type EthersProviderLike } from './provider.js'
+export type { BlockHeader } from './rpc.js'
 export {
-  decodeIsUniqueForAction,
-  isUniqueForActionCall,
-  readLegacyUniqueness,
-  type ReadLegacyUniquenessErrorType,
-  type ReadLegacyUniquenessParameters,
-  type ReadLegacyUniquenessReturnType,
-} from './legacy.js'
-export {
-  blockTimestampCall,
-  decodeBlockTimestamp,
-  defaultMulticallBatchSize,
-  defaultMulticallConcurrency,
-  multicallAt,
-  type CallResult,
-  type ContractCall,
-  type MulticallAtErrorType,
-  type MulticallParameters,
-} from './multicall.js'
-export { declaredChainId, toPublicClient, type ChainClient, type Eip1193ProviderLike, type EthersProviderLike } from './provider.js'
-export { isBlockNotAvailable, readBlockHeader, readChainId, type BlockHeader, type ChainErrorContext } from './rpc.js'
-export {
-  decodeGetAttestation,
-  decodeRecipient,
-  getAttestationCall,
   readAttestations,
   type OnchainAttestation,
   type ReadAttestationsErrorType,

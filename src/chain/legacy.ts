@@ -12,7 +12,8 @@ import { chainReadError, type ChainErrorContext } from './rpc.js'
  * The multicall call `isUniqueForAction(user, actionId)` on a permanent store.
  *
  * @example
- * import { isUniqueForActionCall, optimismNetwork } from 'personhood'
+ * import { optimismNetwork } from 'personhood'
+ * import { isUniqueForActionCall } from './legacy.js'
  * const call = isUniqueForActionCall(optimismNetwork.contracts.govIdLegacyStore!, address, 123456789n)
  */
 export function isUniqueForActionCall(store: Address, user: Address, actionId: bigint): ContractCall {
@@ -30,7 +31,7 @@ export function isUniqueForActionCall(store: Address, user: Address, actionId: b
  * @throws {ChainReadError} when the call reverted or returned something that is not a bool (no store
  *   at that address).
  * @example
- * import { decodeIsUniqueForAction } from 'personhood'
+ * import { decodeIsUniqueForAction } from './legacy.js'
  * const unique = decodeIsUniqueForAction(result, { blockNumber, addresses: [address] })
  */
 export function decodeIsUniqueForAction(result: CallResult, context: ChainErrorContext): boolean {

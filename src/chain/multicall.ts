@@ -27,7 +27,7 @@ export type CallResult = { success: boolean; returnData: Hex }
  * Default of {@link MulticallParameters.batchSize}: calls per `eth_call`.
  *
  * @example
- * import { defaultMulticallBatchSize } from 'personhood'
+ * import { defaultMulticallBatchSize } from './multicall.js'
  * defaultMulticallBatchSize // 500
  */
 export const defaultMulticallBatchSize = 500
@@ -36,7 +36,7 @@ export const defaultMulticallBatchSize = 500
  * Default of {@link MulticallParameters.concurrency}: `eth_call` requests in flight.
  *
  * @example
- * import { defaultMulticallConcurrency } from 'personhood'
+ * import { defaultMulticallConcurrency } from './multicall.js'
  * defaultMulticallConcurrency // 4
  */
 export const defaultMulticallConcurrency = 4
@@ -71,7 +71,9 @@ export type MulticallAtErrorType = InvalidParameterErrorType | BlockNotAvailable
  * @throws {ChainReadError} when a request fails or Multicall3 answers something malformed; it names
  *   the addresses of the calls in that request.
  * @example
- * import { multicallAt, hubAbi, multicall3Address } from 'personhood'
+ * import { hubAbi } from 'personhood'
+ * import { multicallAt } from './multicall.js'
+ * import { multicall3Address } from './constants.js'
  * import { encodeFunctionData } from 'viem'
  * const [result] = await multicallAt(client, {
  *   multicall3: multicall3Address,
@@ -128,7 +130,8 @@ export async function multicallAt(
  *
  * @param subject The address whose answer needs the timestamp (named by errors).
  * @example
- * import { blockTimestampCall, multicallAt, multicall3Address } from 'personhood'
+ * import { blockTimestampCall, multicallAt } from './multicall.js'
+ * import { multicall3Address } from './constants.js'
  * const [result] = await multicallAt(client, { multicall3: multicall3Address, blockNumber, calls: [blockTimestampCall(multicall3Address, address)] })
  */
 export function blockTimestampCall(multicall3: Address, subject: string): ContractCall {
@@ -146,7 +149,7 @@ export function blockTimestampCall(multicall3: Address, subject: string): Contra
  * @throws {ChainReadError} when the call failed or returned something that is not a uint256 (no
  *   Multicall3 at that address).
  * @example
- * import { decodeBlockTimestamp } from 'personhood'
+ * import { decodeBlockTimestamp } from './multicall.js'
  * const timestamp = decodeBlockTimestamp(result, { blockNumber, addresses: [address] })
  */
 export function decodeBlockTimestamp(result: CallResult, context: ChainErrorContext): bigint {

@@ -26,7 +26,8 @@ export type OnchainAttestation = {
  * The multicall call `getAttestation(attestationId)` on Sign Protocol.
  *
  * @example
- * import { getAttestationCall, optimismNetwork } from 'personhood'
+ * import { optimismNetwork } from 'personhood'
+ * import { getAttestationCall } from './sign-protocol.js'
  * const call = getAttestationCall(optimismNetwork.contracts.signProtocol!, 0x1a3n, address)
  */
 export function getAttestationCall(signProtocol: Address, attestationId: bigint, subject: string): ContractCall {
@@ -43,7 +44,7 @@ export function getAttestationCall(signProtocol: Address, attestationId: bigint,
  *
  * @throws {ChainReadError} when the call reverted or returned something that is not an attestation.
  * @example
- * import { decodeGetAttestation } from 'personhood'
+ * import { decodeGetAttestation } from './sign-protocol.js'
  * const attestation = decodeGetAttestation(result, { blockNumber, addresses: [address] })
  */
 export function decodeGetAttestation(result: CallResult, context: ChainErrorContext): OnchainAttestation {
@@ -66,7 +67,7 @@ export function decodeGetAttestation(result: CallResult, context: ChainErrorCont
  * recipient's address). Undefined when the bytes are not an ABI string.
  *
  * @example
- * import { decodeRecipient } from 'personhood'
+ * import { decodeRecipient } from './sign-protocol.js'
  * import { encodeAbiParameters } from 'viem'
  * decodeRecipient(encodeAbiParameters([{ type: 'string' }], ['0xabc...'])) // '0xabc...'
  */

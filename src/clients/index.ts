@@ -1,3 +1,5 @@
+// Every client and its actions (`action(client, parameters)`, or bound: `client.action(parameters)`),
+// with their types. Default URLs, paths and paging guards stay internal.
 export {
   createPassportClient,
   getModelScore,
@@ -65,7 +67,6 @@ export {
   addCachedStamps,
   calculateStampCacheScore,
   createStampCacheClient,
-  defaultTosType,
   deleteCachedStamps,
   getCachedStamps,
   getStampCacheScore,
@@ -75,7 +76,6 @@ export {
   getStampCacheWeights,
   isStampCacheTosAccepted,
   signAndAcceptStampCacheTos,
-  signInNoncePath,
   signInToStampCache,
   updateCachedStamps,
   updateCachedStampSaveStatus,
@@ -107,13 +107,9 @@ export {
 } from './stamp-cache.js'
 export {
   createHumanIdClient,
-  defaultHumanIdBaseUrl,
-  defaultMaxUrlLength,
-  defaultVotingStrategyPath,
   getHumanIdCleanHandsSbt,
   getHumanIdVerification,
   getHumanIdVotingStrategyScores,
-  publicVotingStrategyPath,
   type ActionId,
   type CreateHumanIdClientParameters,
   type GetHumanIdCleanHandsSbtParameters,
@@ -127,13 +123,7 @@ export {
   type SnapshotBlock,
 } from './human-id.js'
 export {
-  collectAttestationListing,
   createAttestationIndexClient,
-  defaultAttestationIndexBaseUrl,
-  defaultAttestationListingMaxItems,
-  defaultAttestationListingMaxPages,
-  defaultAttestationMaxItems,
-  defaultAttestationMaxPages,
   getAttestationListingPage,
   getIndexedAttestations,
   iterateAttestationListing,
@@ -142,7 +132,6 @@ export {
   type AttestationIndexClient,
   type AttestationIndexContext,
   type AttestationListingPageResult,
-  type CollectAttestationListingParameters,
   type CreateAttestationIndexClientParameters,
   type GetAttestationListingPageParameters,
   type GetIndexedAttestationsParameters,
@@ -150,5 +139,4 @@ export {
   type IndexedAttestationPage,
   type ListAttestationsParameters,
   type ListAttestationsReturnType,
-  type ListingPageLike,
 } from './attestation-index.js'

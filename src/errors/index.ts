@@ -1,4 +1,4 @@
-export { BaseError, docsBaseUrl, type BaseErrorParameters, type BaseErrorType } from './base.js'
+export { BaseError, type BaseErrorType } from './base.js'
 export {
   AuthenticationError,
   HttpRequestError,
@@ -13,7 +13,6 @@ export {
   ResponseValidationError,
   TimeoutError,
   type AuthenticationErrorType,
-  type HttpRequestErrorParameters,
   type HttpRequestErrorType,
   type InvalidRequestErrorType,
   type NetworkErrorType,

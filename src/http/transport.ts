@@ -179,7 +179,7 @@ async function readLimited(response: Response, limit: number): Promise<string | 
  * validation of every answer against its schema. Errors are typed and never carry a secret.
  *
  * @example
- * import { createTransport } from 'personhood'
+ * import { createTransport } from './transport.js'
  * const transport = createTransport({ baseUrl: 'http://127.0.0.1:8787', authHeaders: () => ({ 'X-API-KEY': key }) })
  */
 export function createTransport(config: TransportConfig): Transport {
@@ -422,7 +422,7 @@ function httpError(context: {
  * Returns undefined when absent or unreadable.
  *
  * @example
- * import { parseRetryAfter } from 'personhood'
+ * import { parseRetryAfter } from './transport.js'
  * parseRetryAfter('120', Date.now()) // 120000
  */
 export function parseRetryAfter(value: string | null, nowMs: number): number | undefined {

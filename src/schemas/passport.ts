@@ -154,7 +154,7 @@ export const v2ScoreHistoryResponseSchema: z.ZodType<V2ScoreHistory, V2ScoreHist
  *
  * @throws {Error} when the value is not an ISO 8601 date or date-time.
  * @example
- * import { parseCreatedAt } from 'personhood'
+ * import { parseCreatedAt } from './passport.js'
  * parseCreatedAt('2024-10-26').toISOString() // '2024-10-26T00:00:00.000Z'
  */
 export function parseCreatedAt(value: string): Date {

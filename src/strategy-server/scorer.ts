@@ -20,6 +20,7 @@ import { stringifyJson } from '../utils/json.js'
 import { parseAddress } from '../utils/parse.js'
 import type { AnswerStore } from './store.js'
 
+/** A strategy definition of any options, detail and prepared types (the server serves many). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each strategy has its own options
 export type AnyStrategyDefinition = StrategyDefinition<any, unknown, any>
 

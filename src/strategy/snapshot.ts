@@ -36,7 +36,7 @@ export type ResolvedSnapshot = {
  *
  * @throws {InvalidParameterError} for anything else.
  * @example
- * import { parseSnapshot } from 'personhood'
+ * import { parseSnapshot } from './snapshot.js'
  * parseSnapshot(21_000_000) // 21000000n
  * parseSnapshot('latest') // 'latest'
  */

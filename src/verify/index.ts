@@ -1,3 +1,5 @@
+// The rules (pure, and the same code the score-api folders carry), the on-chain verifier, and the
+// verdict every source is turned into: all public, an auditor reads them.
 export {
   checkCleanHandsAttestation,
   checkOnchainCleanHandsAttestation,
@@ -52,7 +54,6 @@ export {
   applyFallbackPolicy,
   joinVerdicts,
   matchCredentials,
-  toVerdictExpiry,
   verdictCredentials,
   verdictFromAttestationRows,
   verdictFromScore,

@@ -7,7 +7,7 @@ import {
   publicVotingStrategyPath,
   type CreateHumanIdClientParameters,
   type HumanIdClient,
-} from '../../src/clients/index.js'
+} from '../../src/clients/human-id.js'
 import { InvalidAddressError, InvalidParameterError, ResponseValidationError } from '../../src/errors/index.js'
 import type { TransportOptions } from '../../src/http/index.js'
 import { describeEndpointMatrix, fastTransport } from '../helpers/endpoint-matrix.js'

@@ -16,7 +16,8 @@ import {
   PermissionDeniedError,
   ResponseValidationError,
 } from '../../src/errors/index.js'
-import { createRateLimiter, createTransport, type TransportOptions } from '../../src/http/index.js'
+import { createRateLimiter, type TransportOptions } from '../../src/http/index.js'
+import { createTransport } from '../../src/http/transport.js'
 import { describeEndpointMatrix, fastTransport } from '../helpers/endpoint-matrix.js'
 import { countBy, failure, fakeClock, maxInAnyWindow, recordingFetch } from '../helpers/async.js'
 

@@ -16,7 +16,8 @@ import {
   ScoreTimeoutError,
   ScoringError,
 } from '../../src/errors/index.js'
-import { createTransport, type TransportOptions } from '../../src/http/index.js'
+import type { TransportOptions } from '../../src/http/index.js'
+import { createTransport } from '../../src/http/transport.js'
 import { describeEndpointMatrix, fastTransport } from '../helpers/endpoint-matrix.js'
 import { countBy, failure, fakeClock, recordingFetch } from '../helpers/async.js'
 

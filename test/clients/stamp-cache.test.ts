@@ -21,7 +21,7 @@ import {
   ResponseValidationError,
 } from '../../src/errors/index.js'
 import type { TransportOptions } from '../../src/http/index.js'
-import type { SiweMessage } from '../../src/schemas/index.js'
+import type { SiweMessage } from '../../src/schemas/stamp-cache.js'
 import { describeEndpointMatrix, fastTransport } from '../helpers/endpoint-matrix.js'
 import { failure } from '../helpers/async.js'
 

@@ -15,16 +15,10 @@ import {
   StrategyDeadlineError,
   StrategyOptionsError,
   StrategySourceError,
-  checkRateBudget,
-  createDeadline,
   createRateLimiter,
   createScoreApiStrategy,
   createStrategyCache,
   defineStrategy,
-  getPassportSources,
-  createStrategyRuntime,
-  parseStrategyOptions,
-  readSource,
   readStrategyEnvironment,
   resolveSnapshot,
   runStrategy,
@@ -32,6 +26,9 @@ import {
   validateWithStrategy,
   type StrategyProvider,
 } from '../../src/index.js'
+import { createStrategyRuntime, getPassportSources } from '../../src/strategy/context.js'
+import { checkRateBudget, createDeadline, readSource } from '../../src/strategy/deadline.js'
+import { parseStrategyOptions } from '../../src/strategy/options.js'
 import { failure } from '../helpers/async.js'
 
 const alice = '0x52908400098527886e0f7030069857d2e4169ee7'
