@@ -9,7 +9,7 @@ import { dirname, join, relative, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { formatDemoReport, type DemoReport } from '../src/cli/demo.js'
 import { describeServe, startServe } from '../src/cli/serve.js'
-import { generateWorld } from '../src/world/generate.js'
+import { generateWorld } from '../src/world/generate/index.js'
 import { root } from './helpers/built.js'
 
 const documents = ['README.md', ...readdirSync(join(root, 'docs')).filter((file) => file.endsWith('.md')).map((file) => `docs/${file}`)]

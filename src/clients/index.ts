@@ -23,7 +23,7 @@ export {
   type ListStampsReturnType,
   type PassportClient,
   type PassportContext,
-} from './passport.js'
+} from './passport/index.js'
 export {
   createRegistryClient,
   getRegistryScore,
@@ -61,7 +61,7 @@ export {
   type SubmitPassportReturnType,
   type WaitForScoreParameters,
   type WaitForScoreReturnType,
-} from './registry.js'
+} from './registry/index.js'
 export {
   acceptStampCacheTos,
   addCachedStamps,
@@ -104,7 +104,7 @@ export {
   type UpdateCachedStampSaveStatusParameters,
   type UpdateCachedStampSaveStatusReturnType,
   type UpdateCachedStampsParameters,
-} from './stamp-cache.js'
+} from './stamp-cache/index.js'
 export {
   createHumanIdClient,
   getHumanIdCleanHandsSbt,
@@ -121,7 +121,7 @@ export {
   type HumanIdClient,
   type HumanIdContext,
   type SnapshotBlock,
-} from './human-id.js'
+} from './human-id/index.js'
 export {
   createAttestationIndexClient,
   getAttestationListingPage,
@@ -139,4 +139,4 @@ export {
   type IndexedAttestationPage,
   type ListAttestationsParameters,
   type ListAttestationsReturnType,
-} from './attestation-index.js'
+} from './attestation-index/index.js'

@@ -27,7 +27,7 @@ export {
   type VerifyCredentialsErrorType,
   type VerifyCredentialsParameters,
   type VerifyCredentialsReturnType,
-} from './credentials.js'
+} from './credentials/index.js'
 export {
   classifySbt,
   judgeHumanIdCredential,

@@ -17,7 +17,7 @@ import type { RegistryScore } from '../schemas/registry.js'
 import { toPlainDecimal } from '../schemas/common.js'
 import { describeValue, maxDateSeconds, parseActionId, parseAddress, parseTimestamp } from '../utils/parse.js'
 import { judgeCleanHandsRows, type CleanHandsOptions, type CleanHandsRow, type CleanHandsRowReason } from './clean-hands.js'
-import type { CredentialEvidence, CredentialReason, VerifyCredentialsReturnType } from './credentials.js'
+import type { CredentialEvidence, CredentialReason, VerifyCredentialsReturnType } from './credentials/index.js'
 import { checkPassportScore, defaultPassportThreshold, type PassportReason } from './passport.js'
 import * as rules from './rules.js'
 

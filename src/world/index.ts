@@ -8,8 +8,8 @@
  * const world = generateWorld({ now: new Date('2025-06-01T00:00:00Z') })
  * const summary = summarizeWorld(world)
  */
-export { demoCustomActionId, generateWorld, worldMix, worldWalletLimits } from './generate.js'
-export type { GenerateWorldParameters, GenerateWorldReturnType } from './generate.js'
+export { demoCustomActionId, generateWorld, worldMix, worldWalletLimits } from './generate/index.js'
+export type { GenerateWorldParameters, GenerateWorldReturnType } from './generate/index.js'
 export { summarizeWorld } from './summarize.js'
 export type { WorldSummary } from './summarize.js'
 // Types named like the spec's resources carry a `World` prefix: the plain records of the world are

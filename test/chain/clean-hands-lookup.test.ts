@@ -6,10 +6,10 @@
  */
 import type { Address } from 'viem'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { createAttestationIndexClient, type AttestationIndexClient } from '../../src/clients/attestation-index.js'
+import { createAttestationIndexClient, type AttestationIndexClient } from '../../src/clients/attestation-index/index.js'
 import { InvalidParameterError } from '../../src/errors/index.js'
 import { createAttestationIndexApp } from '../../src/server/routes/attestation-index.js'
-import { verifyCredentials, type AttestationLookup } from '../../src/verify/credentials.js'
+import { verifyCredentials, type AttestationLookup } from '../../src/verify/credentials/index.js'
 import type { AttestationRow } from '../../src/world/types.js'
 import { failure } from '../helpers/async.js'
 import { TestChain } from './harness.js'

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createPublicClient, http } from 'viem'
 import { optimism } from 'viem/chains'
-import { verifyCredentials } from '../../src/verify/credentials.js'
+import { verifyCredentials } from '../../src/verify/credentials/index.js'
 import { TestChain } from './harness.js'
 import { freshAddress } from './helpers.js'
 import { startNodeProcess, type NodeProcess } from './node-process.js'

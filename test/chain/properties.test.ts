@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import type { Address } from 'viem'
 import { optimismNetwork } from '../../src/chain/constants.js'
 import { checkCleanHandsAttestation, hasValidCleanHandsAttestation, isValidCleanHandsAttestation, type CleanHandsRow } from '../../src/verify/clean-hands.js'
-import { verifyCredentials } from '../../src/verify/credentials.js'
+import { verifyCredentials } from '../../src/verify/credentials/index.js'
 import { classifySbt, type SbtCallResult } from '../../src/verify/sbt.js'
 import { TestChain } from './harness.js'
 

@@ -4,8 +4,8 @@
  */
 import nock from 'nock'
 import { afterEach, beforeAll, describe, expect, test } from 'vitest'
-import { createPassportClient } from '../../src/clients/passport.js'
-import { createRegistryClient } from '../../src/clients/registry.js'
+import { createPassportClient } from '../../src/clients/passport/index.js'
+import { createRegistryClient } from '../../src/clients/registry/index.js'
 import { failure } from '../helpers/async.js'
 import { fastTransport } from '../helpers/endpoint-matrix.js'
 

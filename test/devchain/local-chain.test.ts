@@ -4,14 +4,14 @@
  */
 import { createPublicClient, http, type Address } from 'viem'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createHumanIdClient } from '../../src/clients/human-id.js'
+import { createHumanIdClient } from '../../src/clients/human-id/index.js'
 import { baseSepoliaNetwork, optimismNetwork } from '../../src/chain/constants.js'
 import { startLocalChain, planLocalChain, type LocalChain } from '../../src/devchain/index.js'
 import { InvalidParameterError, LocalChainError } from '../../src/errors/index.js'
 import { createServer } from '../../src/server/index.js'
-import { verifyCredentials } from '../../src/verify/credentials.js'
+import { verifyCredentials } from '../../src/verify/credentials/index.js'
 import { firstBlockAtOrAfter } from '../../src/world/chain-time.js'
-import { generateWorld } from '../../src/world/generate.js'
+import { generateWorld } from '../../src/world/generate/index.js'
 import type { AttestationRow, Verification, World } from '../../src/world/types.js'
 
 const worldNow = '2025-06-01T00:00:00.000Z'

@@ -12,7 +12,7 @@ import type { Address, Hex } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { startLocalChain } from '../../src/devchain/index.js'
 import { evaluateVerification } from '../../src/server/routes/human-id.js'
-import { verifyCredentials } from '../../src/verify/credentials.js'
+import { verifyCredentials } from '../../src/verify/credentials/index.js'
 import { humanIdCircuitIds, humanIdIssuers } from '../../src/world/constants.js'
 import type { Verification } from '../../src/world/types.js'
 

@@ -5,10 +5,10 @@
 import { createPublicClient, http } from 'viem'
 import { afterEach, describe, expect, it } from 'vitest'
 import { describeServe, startServe, type RunningServe } from '../../src/cli/serve.js'
-import { createAttestationIndexClient } from '../../src/clients/attestation-index.js'
-import { createHumanIdClient } from '../../src/clients/human-id.js'
+import { createAttestationIndexClient } from '../../src/clients/attestation-index/index.js'
+import { createHumanIdClient } from '../../src/clients/human-id/index.js'
 import { LocalChainError } from '../../src/errors/index.js'
-import { verifyCredentials } from '../../src/verify/credentials.js'
+import { verifyCredentials } from '../../src/verify/credentials/index.js'
 
 const worldNow = '2025-06-01T00:00:00.000Z'
 const now = () => Date.parse(worldNow) + 3_600_000
