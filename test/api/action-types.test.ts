@@ -8,6 +8,9 @@ import { describe, expectTypeOf, it } from 'vitest'
 import type { Client } from 'viem'
 import {
   findBlockAtTime,
+  getScore,
+  listAttestations,
+  waitForScore,
   readSbts,
   resolveSnapshot,
   runStrategy,
@@ -17,6 +20,19 @@ import {
   type FindBlockAtTimeErrorType,
   type FindBlockAtTimeParameters,
   type FindBlockAtTimeReturnType,
+  type GetScoreErrorType,
+  type GetScoreParameters,
+  type GetScoreReturnType,
+  type ListAttestationsErrorType,
+  type ListAttestationsParameters,
+  type ListAttestationsReturnType,
+  type AttestationIndexContext,
+  type PassportClient,
+  type PassportContext,
+  type RegistryContext,
+  type WaitForScoreErrorType,
+  type WaitForScoreParameters,
+  type WaitForScoreReturnType,
   type ReadSbtsErrorType,
   type ReadSbtsParameters,
   type ReadSbtsReturnType,
@@ -49,6 +65,27 @@ type RequestErrorName =
   | 'ResponseTooLargeError'
   | 'ResponseParseError'
   | 'ResponseValidationError'
+
+describe('HTTP actions take the client first', () => {
+  it('getScore(client, parameters), and bound on the client', () => {
+    expectTypeOf(getScore).parameters.toEqualTypeOf<[PassportContext, GetScoreParameters]>()
+    expectTypeOf(getScore).returns.resolves.toEqualTypeOf<GetScoreReturnType>()
+    expectTypeOf<PassportClient['getScore']>().parameters.toEqualTypeOf<[GetScoreParameters]>()
+    expectTypeOf<GetScoreErrorType['name']>().toEqualTypeOf<'InvalidAddressError' | 'InvalidParameterError' | RequestErrorName>()
+  })
+
+  it('waitForScore adds the scoring outcomes to what each read throws', () => {
+    expectTypeOf(waitForScore).parameters.toEqualTypeOf<[RegistryContext, WaitForScoreParameters]>()
+    expectTypeOf(waitForScore).returns.resolves.toEqualTypeOf<WaitForScoreReturnType>()
+    expectTypeOf<WaitForScoreErrorType['name']>().toEqualTypeOf<'ScoringError' | 'ScoreTimeoutError' | 'InvalidAddressError' | 'InvalidParameterError' | RequestErrorName>()
+  })
+
+  it('listAttestations adds the paging guard', () => {
+    expectTypeOf(listAttestations).parameters.toEqualTypeOf<[AttestationIndexContext, ListAttestationsParameters]>()
+    expectTypeOf(listAttestations).returns.resolves.toEqualTypeOf<ListAttestationsReturnType>()
+    expectTypeOf<ListAttestationsErrorType['name']>().toEqualTypeOf<'InvalidAddressError' | 'InvalidParameterError' | 'PaginationLimitError' | RequestErrorName>()
+  })
+})
 
 describe('chain readers take the client first', () => {
   it('verifyCredentials(client, parameters)', () => {
