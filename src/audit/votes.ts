@@ -9,7 +9,7 @@ import { parseTree, printParseErrorCode, type Node, type ParseError } from 'json
 import type { Address } from 'viem'
 import { VotesFileError } from '../errors/audit.js'
 import { checksumAddress, isValidAddress } from '../utils/address.js'
-import type { SnapshotVote, SnapshotVoteChoice } from './hub.js'
+import type { SnapshotVote, SnapshotVoteChoice } from '../clients/snapshot-hub.js'
 
 /** A vote's choice as Snapshot records it (see {@link SnapshotVoteChoice}). */
 export type VoteChoice = SnapshotVoteChoice

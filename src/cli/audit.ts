@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs'
 import { basename, join, resolve } from 'node:path'
 import { createCachingFetch, type CacheStats } from '../audit/cache.js'
-import { createSnapshotHubClient, defaultSnapshotHubUrl, type SnapshotProposal } from '../audit/hub.js'
+import { createSnapshotHubClient, defaultSnapshotHubUrl, type SnapshotProposal } from '../clients/snapshot-hub.js'
 import { readHumanGatedAudit, summarizeGatedOutcome } from '../audit/gated.js'
 import { createStrategyJudge } from '../audit/judge.js'
 import { renderAuditSummaryTable } from '../audit/render.js'
