@@ -8,7 +8,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { basename, join, resolve } from 'node:path'
-import { createCachingFetch, type CacheStats } from '../audit/cache.js'
+import { createCachingFetch, type CacheStats } from '../http/cache.js'
 import { createSnapshotHubClient, defaultSnapshotHubUrl, type SnapshotProposal } from '../clients/snapshot-hub.js'
 import { readHumanGatedAudit, summarizeGatedOutcome } from '../audit/gated.js'
 import { createStrategyJudge } from '../audit/judge.js'
