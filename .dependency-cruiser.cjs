@@ -6,14 +6,16 @@
  *
  *   errors, utils, version.ts, verify/rules.ts   (verify/rules.ts imports nothing: it is copied into
  *                                                 the score-api folders, so any layer may use it)
- *   -> schemas -> http -> clients | chain -> verify -> strategy -> world
- *   -> audit | server | strategy-server | devchain -> cli
+ *   -> schemas -> http -> clients | chain -> verify -> strategy -> world -> devchain
+ *   -> audit | server | strategy-server -> cli
  *   entry points on top: src/index.ts (personhood) and src/strategies (personhood/strategies); each
  *   folder's index.ts is the entry point of that folder (personhood/server, /world, /cli, /devchain,
  *   /strategy-server) and follows its folder's rule.
  *
- * `world` (the demo world) sits under the server and the local chain, which are seeded from it. Two
- * folders on one line (clients | chain, audit | server | ...) do not import each other.
+ * `world` (the demo world) sits under the server and the local chain, which are seeded from it; the
+ * local chain (`devchain`) sits under the server, whose `startServe` starts it beside the server
+ * (`serve --chain`, loaded only then). Two folders on one line (clients | chain, audit | server |
+ * ...) do not import each other.
  *
  * And no import cycle anywhere in src/ (type-only cycles included). Exceptions are named in
  * `exceptions` below, each with its reason; there are none today.
@@ -31,7 +33,7 @@ const allowed = {
   strategy: ['errors', 'utils', 'schemas', 'http', 'clients', 'chain', 'verify'],
   world: ['errors', 'utils', 'schemas', 'http', 'clients', 'chain', 'verify', 'strategy'],
   audit: ['errors', 'utils', 'schemas', 'http', 'clients', 'chain', 'verify', 'strategy'],
-  server: ['errors', 'utils', 'schemas', 'http', 'clients', 'chain', 'verify', 'strategy', 'world'],
+  server: ['errors', 'utils', 'schemas', 'http', 'clients', 'chain', 'verify', 'strategy', 'world', 'devchain'],
   'strategy-server': ['errors', 'utils', 'schemas', 'http', 'clients', 'chain', 'verify', 'strategy'],
   devchain: ['errors', 'utils', 'schemas', 'http', 'clients', 'chain', 'verify', 'strategy', 'world'],
   cli: ['errors', 'utils', 'schemas', 'http', 'clients', 'chain', 'verify', 'strategy', 'world', 'audit', 'server', 'strategy-server', 'devchain'],

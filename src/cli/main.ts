@@ -13,7 +13,7 @@ import { exitCodeFor, exitCodes } from './exit-codes.js'
 import { helpFooter, sourceVariables, terminalVariables } from './help.js'
 import type { AuditCommandOptions } from './audit.js'
 import type { ScoreCommandOptions } from './score.js'
-import type { ServeOptions } from './serve.js'
+import type { ServeOptions } from '../server/start.js'
 import type { VerifyCommandOptions } from './verify.js'
 
 /** `--max-wait`: a duration (`90s`, `15m`, `1h`, `500ms`; a bare number is seconds), in ms. */
@@ -79,7 +79,8 @@ export function createProgram(): Command {
         ...(raw.chain ? { chain: { port: raw.chainPort as number } } : {}),
       }
       // Each command loads its modules when it runs, so `serve` starts without the clients.
-      const { describeServe, startServe } = await import('./serve.js')
+      const { startServe } = await import('../server/start.js')
+      const { describeServe } = await import('./serve.js')
       const { runUntilSignal } = await import('./signals.js')
       // The signal handlers are in place before the URL is printed (src/cli/signals.ts).
       await runUntilSignal({ start: () => startServe(options), describe: describeServe })

@@ -5,7 +5,7 @@
  * Merge), so a space on Ethereum is judged on the local chain's block at its snapshot's time.
  */
 import type { Address } from 'viem'
-import { startServe } from '../../src/cli/serve.js'
+import { startServe } from '../../src/server/start.js'
 import type { StrategyContext } from '../../src/strategy/context.js'
 import type { ExampleServer, ExampleServing } from './conformance.js'
 import { chainClockProvider, conformanceWorldNow } from './world-server.js'
