@@ -7,7 +7,7 @@
  * embedded once as compact columns (not one DOM row per voter).
  */
 import { escapeXml, methodChart, methodLabel, outcomeChart, scoreChart } from './charts.js'
-import { gatedOutcomeTable } from '../gated.js'
+import { gatedOutcomeTable } from './gated.js'
 import type { AuditResult, AuditSummary, AuditVoter } from '../types.js'
 import type { VoteChoice } from '../votes.js'
 

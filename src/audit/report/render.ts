@@ -4,7 +4,7 @@
  */
 import { stringify as stringifyCsv } from 'csv-stringify/sync'
 import { methodLabel } from './charts.js'
-import { renderGatedOutcomeLines, renderGatedOutcomeMarkdown } from '../gated.js'
+import { renderGatedOutcomeLines, renderGatedOutcomeMarkdown } from './gated.js'
 export { renderAuditHtml } from './html.js'
 import { escapeMarkdown, sanitizeTerminal } from '../../utils/sanitize.js'
 import type { Colours } from '../../utils/colour.js'
