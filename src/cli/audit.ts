@@ -8,6 +8,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { basename, join, resolve } from 'node:path'
+import { checkBlockTime } from '../chain/checks.js'
 import { createCachingFetch, type CacheStats } from '../http/cache.js'
 import { createSnapshotHubClient, defaultSnapshotHubUrl, type SnapshotProposal } from '../clients/snapshot-hub.js'
 import { readHumanGatedAudit, summarizeGatedOutcome } from '../audit/gated.js'
@@ -28,7 +29,7 @@ import { humanVerificationStrategy } from '../strategy/human-verification.js'
 import { findStrategyDefinition, strategyDefinitions } from '../strategy/registry.js'
 import { parseBlockNumber } from '../utils/parse.js'
 import { version } from '../version.js'
-import { checkBlockTime, checkCommandChains, commandProvider, commandStrategyContext, type SourceFlags } from './context.js'
+import { checkCommandChains, commandProvider, commandStrategyContext, type SourceFlags } from './context.js'
 import { createProgress } from './progress.js'
 
 /** The strategy an audit judges with when no `--config` names one. */

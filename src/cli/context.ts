@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { createPublicClient, http } from 'viem'
-import { BlockInFutureError, ChainMismatchError, ChainReadError } from '../errors/chain.js'
+import { checkChainId } from '../chain/checks.js'
 import { InvalidParameterError } from '../errors/input.js'
 import { readStrategyEnvironment, type StrategyContext } from '../strategy/context.js'
 import type { StrategyProvider } from '../strategy/snapshot.js'
@@ -141,9 +141,6 @@ export function readOptionsArgument(value: string): unknown {
   }
 }
 
-/** How far ahead of the local clock a block's time may be (clock drift and block-time rounding). */
-export const blockTimeMarginSeconds = 300
-
 /**
  * Checks that an RPC endpoint serves the chain it stands for (`eth_chainId`), so no verdict is
  * judged on another chain's state or at another chain's block time.
@@ -153,15 +150,7 @@ export const blockTimeMarginSeconds = 300
  */
 export async function checkEndpointChain(parameters: { url: string; network: string; label: string; fetch?: typeof fetch | undefined }): Promise<void> {
   const client = createPublicClient({ transport: http(parameters.url, { retryCount: 2, ...(parameters.fetch ? { fetchFn: parameters.fetch } : {}) }) })
-  let chainId: number
-  try {
-    chainId = await client.getChainId()
-  } catch (error) {
-    throw new ChainReadError({ blockNumber: 'latest', addresses: [], chainId: Number(parameters.network), cause: error, details: `${parameters.label} (${redactUrl(parameters.url, urlSecrets(parameters.url))}) did not answer eth_chainId.` })
-  }
-  if (String(chainId) !== parameters.network) {
-    throw new ChainMismatchError({ expected: parameters.network, actual: String(chainId), endpoint: `${parameters.label} (${redactUrl(parameters.url, urlSecrets(parameters.url))})` })
-  }
+  await checkChainId({ client, network: parameters.network, endpoint: `${parameters.label} (${redactUrl(parameters.url, urlSecrets(parameters.url))})` })
 }
 
 /**
@@ -174,16 +163,5 @@ export async function checkCommandChains(parameters: { rpcUrl: string; network: 
   await checkEndpointChain({ url: parameters.rpcUrl, network: parameters.network, label: '--rpc', fetch: parameters.fetch })
   if (typeof parameters.hubChain === 'string' && parameters.hubChain !== parameters.rpcUrl) {
     await checkEndpointChain({ url: parameters.hubChain, network: '10', label: '--hub-chain-rpc', fetch: parameters.fetch })
-  }
-}
-
-/**
- * Refuses a block dated ahead of the local clock by more than {@link blockTimeMarginSeconds}.
- *
- * @throws {BlockInFutureError}
- */
-export function checkBlockTime(parameters: { blockNumber: bigint; timestamp: number; network: string; now: number }): void {
-  if (parameters.timestamp * 1000 > parameters.now + blockTimeMarginSeconds * 1000) {
-    throw new BlockInFutureError({ blockNumber: parameters.blockNumber, addresses: [], chainId: Number(parameters.network), blockTimestamp: parameters.timestamp, now: parameters.now, marginSeconds: blockTimeMarginSeconds })
   }
 }

@@ -5,13 +5,14 @@
  */
 import { writeFileSync } from 'node:fs'
 import type { Address } from 'viem'
+import { checkBlockTime } from '../chain/checks.js'
 import { InvalidParameterError } from '../errors/input.js'
 import { createStrategyCache } from '../strategy/cache.js'
 import { runStrategy, type StrategyRun } from '../strategy/define.js'
 import { findStrategyDefinition, strategyDefinitions } from '../strategy/registry.js'
 import { parseSnapshot, resolveSnapshot } from '../strategy/snapshot.js'
 import { stringifyJson } from '../utils/json.js'
-import { checkBlockTime, checkCommandChains, commandProvider, commandStrategyContext, readAddressList, readOptionsArgument, type CommandEnvironment, type SourceFlags } from './context.js'
+import { checkCommandChains, commandProvider, commandStrategyContext, readAddressList, readOptionsArgument, type CommandEnvironment, type SourceFlags } from './context.js'
 import { createProgress } from './progress.js'
 
 /** Options of {@link runScoreCommand} (the flags, read). */

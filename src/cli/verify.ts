@@ -4,6 +4,7 @@
  * strategies a space votes with, so what this prints is what they count.
  */
 import type { Address } from 'viem'
+import { checkBlockTime } from '../chain/checks.js'
 import { explainStrategyDetail, toAuditVerdict } from '../audit/judge.js'
 import type { AuditSourceVerdict } from '../audit/types.js'
 import { BaseError } from '../errors/base.js'
@@ -13,7 +14,7 @@ import { runStrategy, type StrategyDefinition, type StrategyRun } from '../strat
 import { findStrategyDefinition } from '../strategy/registry.js'
 import { parseSnapshot, resolveSnapshot, type ResolvedSnapshot } from '../strategy/snapshot.js'
 import { parseAddress } from '../utils/parse.js'
-import { checkBlockTime, checkCommandChains, commandProvider, commandStrategyContext, type CommandEnvironment, type SourceFlags } from './context.js'
+import { checkCommandChains, commandProvider, commandStrategyContext, type CommandEnvironment, type SourceFlags } from './context.js'
 import type { Colours } from '../utils/colour.js'
 
 /** Options of {@link runVerifyCommand}. */
