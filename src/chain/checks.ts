@@ -25,7 +25,6 @@ export type CheckChainIdParameters = {
  * @throws {ChainMismatchError} when it serves another chain.
  * @throws {ChainReadError} when it cannot say.
  * @example
- * import { checkChainId } from 'personhood/audit'
  * await checkChainId({ client, network: '10', endpoint: 'the Optimism RPC' })
  */
 export async function checkChainId(parameters: CheckChainIdParameters): Promise<void> {

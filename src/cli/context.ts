@@ -91,15 +91,25 @@ export function commandStrategyContext(parameters: {
  * @throws {InvalidParameterError} when neither is set.
  */
 export function commandProvider(parameters: { flags: SourceFlags; env: CommandEnvironment; network: string; fetch?: typeof fetch | undefined }): { provider: StrategyProvider; url: string } {
+  const url = commandRpcUrl(parameters)
+  return { provider: createPublicClient({ transport: http(url, { retryCount: 2, ...(parameters.fetch ? { fetchFn: parameters.fetch } : {}) }) }), url }
+}
+
+/**
+ * The JSON-RPC URL of the space's network: `--rpc`, else `PERSONHOOD_RPC_URL`.
+ *
+ * @throws {InvalidParameterError} when neither is set, or it is not an http(s) URL.
+ */
+export function commandRpcUrl(parameters: { flags: SourceFlags; env: CommandEnvironment; network?: string | undefined }): string {
   const url = parameters.flags.rpc ?? first(parameters.env, 'PERSONHOOD_RPC_URL')
   if (!url) {
     throw new InvalidParameterError({
       parameter: '--rpc',
-      reason: `The snapshot is a block of network ${parameters.network}: give that network's JSON-RPC URL with --rpc (or PERSONHOOD_RPC_URL).`,
+      reason: `The snapshot is a block of ${parameters.network === undefined ? "the space's network" : `network ${parameters.network}`}: give that network's JSON-RPC URL with --rpc (or PERSONHOOD_RPC_URL).`,
     })
   }
   if (!/^https?:\/\//i.test(url)) throw new InvalidParameterError({ parameter: '--rpc', reason: `Expected an http(s) URL, got "${redactUrl(url, urlSecrets(url)).slice(0, 60)}".` })
-  return { provider: createPublicClient({ transport: http(url, { retryCount: 2, ...(parameters.fetch ? { fetchFn: parameters.fetch } : {}) }) }), url }
+  return url
 }
 
 /**

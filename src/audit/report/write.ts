@@ -71,7 +71,9 @@ export function writeFileAtomic(path: string, text: string | Iterable<string>): 
  */
 export function* auditJsonChunks(result: AuditResult): Generator<string> {
   const indented = (value: unknown, by: string) => stringifyJson(value, { indent: 2 }).replace(/\n/g, `\n${by}`)
-  const entries = Object.entries(result).filter(([, value]) => value !== undefined)
+  // The audit's own fields, in this order; nothing else a caller carries along (audit()'s stats).
+  const { run, voters, summary, digest, gated } = result
+  const entries = Object.entries({ run, voters, summary, digest, gated }).filter(([, value]) => value !== undefined)
   yield '{'
   for (const [index, [key, value]] of entries.entries()) {
     yield `${index ? ',' : ''}\n  ${JSON.stringify(key)}: `
