@@ -9,6 +9,7 @@
  * The data walks one way: the caller (the CLI, a DAO tool) -> `audit()` -> the strategy (the
  * judge) -> the sources (`sources.ts`) -> the report writers, which take the returned data.
  */
+import { existsSync } from 'node:fs'
 import type { Address } from 'viem'
 import { checkBlockTime, checkChainId } from '../chain/checks.js'
 import type { ChainClient } from '../chain/provider.js'
@@ -25,7 +26,7 @@ import { findStrategyDefinition, strategyDefinitions } from '../strategy/registr
 import { resolveSnapshot } from '../strategy/snapshot.js'
 import { parseBlockNumber, parseNetwork } from '../utils/parse.js'
 import { redactUrl, urlSecrets } from '../utils/redact.js'
-import type { CacheStats } from '../http/cache.js'
+import { checkCacheFolder, type CacheStats } from '../http/cache.js'
 import { version } from '../version.js'
 import { readHumanGatedAudit, summarizeGatedOutcome } from './gated.js'
 import { createStrategyJudge } from './judge.js'
@@ -150,6 +151,8 @@ export async function audit(parameters: AuditParameters): Promise<AuditReturnTyp
   if (parameters.votes !== undefined && parameters.snapshot === undefined) {
     throw new InvalidParameterError({ parameter: 'snapshot', reason: 'Votes name no snapshot: give snapshot (a block number of the network).' })
   }
+  // A cache folder someone else could plant answers in is refused before any request.
+  if (parameters.cacheDir !== undefined && existsSync(parameters.cacheDir)) checkCacheFolder(parameters.cacheDir)
   const sources = createAuditSources({ provider: parameters.provider, context })
 
   // The votes, and what the proposal says of the vote. The hub's votes are current state (an open
