@@ -2,15 +2,11 @@
  * An audit from votes to report: judge every voter at the snapshot, join the verdicts, summarize,
  * and seal the result with a digest that is the same on every re-run.
  */
-import { createHash, randomBytes } from 'node:crypto'
-import { closeSync, constants, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs'
-import { join } from 'node:path'
+import { createHash } from 'node:crypto'
 import type { Address } from 'viem'
 import { AuditIncompleteError } from '../errors/audit.js'
-import { InvalidParameterError } from '../errors/input.js'
 import { stringifyJson } from '../utils/json.js'
 import { findLinkedWallets, type StampEntries } from './linked.js'
-import { auditCsvChunks, renderAuditHtml, renderAuditMarkdown } from './render.js'
 import { summarizeAudit } from './summary.js'
 import type { AuditResult, AuditRun, AuditSourceVerdict, AuditVoter, VerificationMethod } from './types.js'
 import type { AuditVote } from './votes.js'
@@ -111,103 +107,4 @@ export function auditDigest(run: AuditRun, voters: readonly AuditVoter[]): strin
   const hash = createHash('sha256').update(`{"asked":${canonicalJson(asked)},"voters":[`)
   voters.forEach((voter, index) => hash.update(`${index ? ',' : ''}${canonicalJson(withoutIncidental(voter))}`))
   return hash.update(']}').digest('hex')
-}
-
-/** The files {@link writeAuditOutputs} writes. */
-export const auditFiles = ['audit.json', 'audit.csv', 'audit.md', 'audit.html'] as const
-
-/**
- * Checks that `dir` can hold the report: a folder, or nothing yet.
- *
- * @throws {InvalidParameterError} (`--out`) when it names a file or anything else that is not a folder.
- */
-export function checkOutputFolder(dir: string): void {
-  let stats
-  try {
-    stats = statSync(dir)
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return
-    throw new InvalidParameterError({ parameter: '--out', reason: `${dir} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'unknown error'}).`, cause: error as Error })
-  }
-  if (!stats.isDirectory()) throw new InvalidParameterError({ parameter: '--out', reason: `${dir} exists and is not a folder: give a folder for the report's files.` })
-}
-
-/**
- * Writes `text` (one string, or chunks written one after the other, so a large file never has to
- * be one string) to `path` atomically and without following a link an attacker planted: through a
- * temporary file with a random name beside it, created exclusively (`O_CREAT | O_EXCL`, which
- * never follows a symlink), then renamed over `path` (a rename replaces a link, it does not write
- * through it).
- */
-export function writeFileAtomic(path: string, text: string | Iterable<string>): void {
-  const temporary = `${path}.${randomBytes(8).toString('hex')}.tmp`
-  const descriptor = openSync(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o644)
-  try {
-    if (typeof text === 'string') writeSync(descriptor, text)
-    else {
-      // Chunks are gathered to about 1 MB per write: few system calls, little memory.
-      let pending: string[] = []
-      let size = 0
-      for (const chunk of text) {
-        pending.push(chunk)
-        size += chunk.length
-        if (size >= 1 << 20) {
-          writeSync(descriptor, pending.join(''))
-          pending = []
-          size = 0
-        }
-      }
-      if (pending.length) writeSync(descriptor, pending.join(''))
-    }
-  } catch (error) {
-    closeSync(descriptor)
-    unlinkSync(temporary)
-    throw error
-  }
-  closeSync(descriptor)
-  renameSync(temporary, path)
-}
-
-/**
- * `audit.json` in chunks, one voter at a time: the same text as `stringifyJson(result, { indent: 2 })`
- * without ever holding it whole (at 100,000 voters that text is near V8's string limit).
- */
-export function* auditJsonChunks(result: AuditResult): Generator<string> {
-  const indented = (value: unknown, by: string) => stringifyJson(value, { indent: 2 }).replace(/\n/g, `\n${by}`)
-  const entries = Object.entries(result).filter(([, value]) => value !== undefined)
-  yield '{'
-  for (const [index, [key, value]] of entries.entries()) {
-    yield `${index ? ',' : ''}\n  ${JSON.stringify(key)}: `
-    if (key === 'voters' && Array.isArray(value) && value.length) {
-      yield '['
-      for (const [at, voter] of value.entries()) yield `${at ? ',' : ''}\n    ${indented(voter, '    ')}`
-      yield '\n  ]'
-    } else yield indented(value, '  ')
-  }
-  yield entries.length ? '\n}\n' : '}\n'
-}
-
-/**
- * Writes `audit.json`, `audit.csv`, `audit.md` and `audit.html` into `dir` (created when missing; the
- * JSON and the CSV written voter by voter),
- * each atomically (a reader never sees half a file) through a randomly named temporary file that
- * is created exclusively, so no planted symlink is followed.
- *
- * @throws {InvalidParameterError} when `dir` is a file.
- * @returns the paths written.
- */
-export function writeAuditOutputs(dir: string, result: AuditResult): string[] {
-  checkOutputFolder(dir)
-  mkdirSync(dir, { recursive: true })
-  const contents: Record<(typeof auditFiles)[number], string | Iterable<string>> = {
-    'audit.json': auditJsonChunks(result),
-    'audit.csv': auditCsvChunks(result),
-    'audit.md': renderAuditMarkdown(result),
-    'audit.html': renderAuditHtml(result),
-  }
-  return auditFiles.map((name) => {
-    const path = join(dir, name)
-    writeFileAtomic(path, contents[name])
-    return path
-  })
 }

@@ -12,7 +12,8 @@ import { checksumAddress } from '../utils/address.js'
 import { generateWorld } from '../world/generate/index.js'
 import type { World } from '../world/types.js'
 import { runAuditCommand, type AuditCommandIo, type AuditCommandResult } from './audit.js'
-import { serveEnvironment, startServe } from './serve.js'
+import { startServe } from '../server/start.js'
+import { serveEnvironment } from './serve.js'
 
 /** The demo proposal's choices. */
 export const demoChoices = ['For', 'Against', 'Abstain'] as const

@@ -5,13 +5,15 @@
  */
 import { writeFileSync } from 'node:fs'
 import type { Address } from 'viem'
+import { checkBlockTime } from '../chain/checks.js'
 import { InvalidParameterError } from '../errors/input.js'
 import { createStrategyCache } from '../strategy/cache.js'
 import { runStrategy, type StrategyRun } from '../strategy/define.js'
 import { findStrategyDefinition, strategyDefinitions } from '../strategy/registry.js'
 import { parseSnapshot, resolveSnapshot } from '../strategy/snapshot.js'
 import { stringifyJson } from '../utils/json.js'
-import { checkBlockTime, checkCommandChains, commandProvider, commandStrategyContext, readAddressList, readOptionsArgument, type CommandEnvironment, type SourceFlags } from './context.js'
+import { parseNetwork } from '../utils/parse.js'
+import { checkCommandChains, commandProvider, commandStrategyContext, readAddressList, readOptionsArgument, type CommandEnvironment, type SourceFlags } from './context.js'
 import { createProgress } from './progress.js'
 
 /** Options of {@link runScoreCommand} (the flags, read). */
@@ -49,7 +51,7 @@ export async function runScoreCommand(
 ): Promise<ScoreCommandResult> {
   const definition = findStrategyDefinition(options.strategy)
   if (!definition) throw new InvalidParameterError({ parameter: '--strategy', reason: `Unknown strategy "${options.strategy.slice(0, 60)}": one of ${Object.keys(strategyDefinitions).join(', ')}.` })
-  if (!/^[0-9]{1,12}$/.test(options.network)) throw new InvalidParameterError({ parameter: '--network', reason: `Expected a chain id, got "${options.network.slice(0, 20)}".` })
+  parseNetwork(options.network, '--network')
   const snapshot = parseSnapshot(options.snapshot)
   const strategyOptions = options.options === undefined ? {} : readOptionsArgument(options.options)
   const addresses = readAddressList(options.addresses)

@@ -27,3 +27,4 @@ export {
   type StampProofReason,
 } from '../verify/stamp-credential.js'
 export { stateFromWorld, type StateFromWorldOptions } from './state/world.js'
+export { maxRequestHeaderBytes, startServe, type RunningServe, type ServeOptions, type ServeUrls } from './start.js'

@@ -269,3 +269,15 @@ export function parseDate(value: unknown, parameter = 'timestamp'): Date {
 export function parseTimestamp(value: unknown, parameter = 'timestamp'): number {
   return Math.floor(parseDate(value, parameter).getTime() / 1000)
 }
+
+/**
+ * Reads a network as Snapshot names one: a chain id as a string of decimal digits ("1", "10").
+ *
+ * @throws {InvalidParameterError} for anything else (named `parameter`).
+ * @example
+ * parseNetwork('10', 'network') // '10'
+ */
+export function parseNetwork(value: unknown, parameter = 'network'): string {
+  if (typeof value === 'string' && /^[0-9]{1,12}$/.test(value)) return value
+  throw new InvalidParameterError({ parameter, reason: `Expected a chain id, got "${(typeof value === 'string' ? value : String(value)).slice(0, 20)}".` })
+}

@@ -1,6 +1,6 @@
 import { parse as parseCsv } from 'csv-parse/sync'
 import { describe, expect, test } from 'vitest'
-import { renderAuditCsv, renderAuditHtml, renderAuditMarkdown, renderAuditSummaryTable } from '../../src/audit/render.js'
+import { renderAuditCsv, renderAuditHtml, renderAuditMarkdown, renderAuditSummaryTable } from '../../src/audit/report/render.js'
 import { summarizeAudit } from '../../src/audit/summary.js'
 import type { AuditResult, AuditVoter } from '../../src/audit/types.js'
 import { sampleAudit, sampleVoter } from './fixtures.js'

@@ -4,7 +4,8 @@
  */
 import { createPublicClient, http } from 'viem'
 import { afterEach, describe, expect, it } from 'vitest'
-import { describeServe, startServe, type RunningServe } from '../../src/cli/serve.js'
+import { describeServe } from '../../src/cli/serve.js'
+import { startServe, type RunningServe } from '../../src/server/start.js'
 import { createAttestationIndexClient } from '../../src/clients/attestation-index/index.js'
 import { createHumanIdClient } from '../../src/clients/human-id/index.js'
 import { LocalChainError } from '../../src/errors/index.js'

@@ -8,7 +8,7 @@
 import { StaticJsonRpcProvider } from '@ethersproject/providers'
 import { createPublicClient, http, type Address } from 'viem'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { startServe } from '../../src/cli/serve.js'
+import { startServe } from '../../src/server/start.js'
 import { createAttestationIndexClient } from '../../src/clients/attestation-index/index.js'
 import { verifyCredentials } from '../../src/verify/credentials/index.js'
 import { layHumanIdFolder } from './human-id-layout.js'

@@ -8,8 +8,8 @@
  */
 import { escapeXml, methodChart, methodLabel, outcomeChart, scoreChart } from './charts.js'
 import { gatedOutcomeTable } from './gated.js'
-import type { AuditResult, AuditSummary, AuditVoter } from './types.js'
-import type { VoteChoice } from './votes.js'
+import type { AuditResult, AuditSummary, AuditVoter } from '../types.js'
+import type { VoteChoice } from '../votes.js'
 
 /** Rows of the voter table rendered in the page (the first page, and each page the script shows). */
 export const voterPageSize = 50

@@ -6,9 +6,9 @@ import { stringify as stringifyCsv } from 'csv-stringify/sync'
 import { methodLabel } from './charts.js'
 import { renderGatedOutcomeLines, renderGatedOutcomeMarkdown } from './gated.js'
 export { renderAuditHtml } from './html.js'
-import { escapeMarkdown, sanitizeTerminal } from '../utils/sanitize.js'
-import type { Colours } from '../utils/colour.js'
-import type { AuditResult, AuditSummary, AuditVoter } from './types.js'
+import { escapeMarkdown, sanitizeTerminal } from '../../utils/sanitize.js'
+import type { Colours } from '../../utils/colour.js'
+import type { AuditResult, AuditSummary, AuditVoter } from '../types.js'
 
 function formatPower(value: number): string {
   return value.toLocaleString('en-US', { maximumFractionDigits: 2 })
