@@ -81,7 +81,7 @@ export function demoVotesCsv(votes: readonly DemoVote[]): string {
  * CLI's own code path, everything stopped.
  *
  * @example
- * import { runAuditDemo } from 'personhood/cli'
+ * import { runAuditDemo } from './audit-demo.js'
  * const { result, out } = await runAuditDemo({ out: 'personhood-demo' })
  * console.log(result.summary.unverifiedShare, out)
  */

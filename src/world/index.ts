@@ -8,7 +8,7 @@
  * const world = generateWorld({ now: new Date('2025-06-01T00:00:00Z') })
  * const summary = summarizeWorld(world)
  */
-export { demoCustomActionId, generateWorld, worldMix, worldWalletLimits } from './generate/index.js'
+export { demoCustomActionId, generateWorld } from './generate/index.js'
 export type { GenerateWorldParameters, GenerateWorldReturnType } from './generate/index.js'
 export { summarizeWorld } from './summarize.js'
 export type { WorldSummary } from './summarize.js'
