@@ -3,7 +3,7 @@
  * Clients, the verifier, the reference server and the CLI all read their input through these, so a
  * value means the same thing everywhere and a bad one is the same typed error everywhere.
  */
-import type { Address } from 'viem'
+import { maxUint256, type Address } from 'viem'
 import { InvalidParameterError } from '../errors/input.js'
 import * as rules from '../verify/rules.js'
 import { checksumAddress } from './address.js'
@@ -17,8 +17,6 @@ import { checksumAddress } from './address.js'
  * defaultActionId // 123456789n
  */
 export const defaultActionId: bigint = rules.defaultActionId
-
-const maxUint256 = 2n ** 256n - 1n
 
 /** A short, safe rendering of a value for an error message. */
 export function describeValue(value: unknown): string {

@@ -4,7 +4,7 @@ import { ResponseValidationError } from '../../errors/index.js'
 import { failure } from '../../../test/helpers/async.js'
 import { describeEndpointMatrix } from '../../../test/helpers/endpoint-matrix.js'
 import { testInvalidParameters } from '../../../test/helpers/invalid-parameters.js'
-import { address, base, checksummed, client, countingClient, headers, modelBody } from '../../../test/fixtures/passport.js'
+import { address, base, checksummed, client, countingClient, headers, modelBody, other } from '../../../test/fixtures/passport.js'
 
 beforeAll(() => nock.disableNetConnect())
 afterEach(() => {
@@ -65,4 +65,12 @@ describe('bad input is refused before any request', () => {
   testInvalidParameters([
     ['an unknown model', () => countingClient().passport.getModelScore({ address, model: 'gpt' as 'nft' }), 'model'],
   ])
+})
+
+describe('answers about another address', () => {
+  test('B1 (model score)', async () => {
+    nock(base).get(`/v2/models/score/${address}`).query(true).reply(200, { address: other, details: { models: { aggregate: { score: 80 } } } })
+    const error = await failure(client().getModelScore({ address }))
+    expect(error).toMatchObject({ name: 'ResponseValidationError' })
+  })
 })

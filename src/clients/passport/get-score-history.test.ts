@@ -4,7 +4,7 @@ import { PermissionDeniedError } from '../../errors/index.js'
 import { failure } from '../../../test/helpers/async.js'
 import { describeEndpointMatrix } from '../../../test/helpers/endpoint-matrix.js'
 import { testInvalidParameters } from '../../../test/helpers/invalid-parameters.js'
-import { address, base, client, headers, scoreBody } from '../../../test/fixtures/passport.js'
+import { address, base, client, headers, other, scoreBody, v2 } from '../../../test/fixtures/passport.js'
 
 beforeAll(() => nock.disableNetConnect())
 afterEach(() => {
@@ -90,4 +90,12 @@ describe('bad input is refused before any request', () => {
     ['createdAt on a day that does not exist', () => client().getScoreHistory({ scorerId: 1, address, createdAt: '2024-02-30' }), 'createdAt'],
     ['createdAt as an Invalid Date', () => client().getScoreHistory({ scorerId: 1, address, createdAt: new Date('x') }), 'createdAt'],
   ])
+})
+
+describe('answers about another address', () => {
+  test('A2 (history)', async () => {
+    nock(base).get(`/v2/stamps/1/score/${address}/history`).query(true).reply(200, { items: [v2({ address: other })] })
+    const error = await failure(client().getScoreHistory({ scorerId: 1, address, createdAt: '2025-06-01' }))
+    expect(error.issues[0].path).toEqual(['items', 0, 'address'])
+  })
 })

@@ -1,9 +1,10 @@
 import nock from 'nock'
 import { afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { createTransport } from '../../http/transport.js'
+import { failure } from '../../../test/helpers/async.js'
 import { describeEndpointMatrix } from '../../../test/helpers/endpoint-matrix.js'
 import { testInvalidParameters } from '../../../test/helpers/invalid-parameters.js'
-import { address, base, checksummed, client, headers, scoreBody } from '../../../test/fixtures/passport.js'
+import { address, base, checksummed, client, headers, other, scoreBody, v2 } from '../../../test/fixtures/passport.js'
 import { getScore } from './index.js'
 
 beforeAll(() => nock.disableNetConnect())
@@ -76,4 +77,31 @@ describe('bad input is refused before any request', () => {
     ['scorerId "12a"', () => client().getScore({ scorerId: '12a', address }), 'scorerId'],
     ['scorerId 1.5', () => client().getScore({ scorerId: 1.5, address }), 'scorerId'],
   ])
+})
+
+describe('answers about another address', () => {
+  test('A1 (score)', async () => {
+    nock(base).get(`/v2/stamps/1/score/${address}`).reply(200, v2({ address: other }))
+    const error = await failure(client().getScore({ scorerId: 1, address }))
+    expect(error).toMatchObject({ name: 'ResponseValidationError' })
+    expect(error.issues).toEqual([{ path: ['address'], message: `The answer is about ${other}, not the address asked (${address}).` }])
+  })
+})
+
+describe('answers that contradict themselves', () => {
+  test('passing_score true below the threshold, or false above it', async () => {
+    nock(base).get(`/v2/stamps/1/score/${address}`).reply(200, v2({ score: '3.00000', passing_score: true }))
+    expect((await failure(client().getScore({ scorerId: 1, address }))).issues[0].message).toBe(
+      'passing_score is true, but score 3.00000 is below threshold 20.00000.',
+    )
+    nock(base).get(`/v2/stamps/1/score/${address}`).reply(200, v2({ score: '25.00000', passing_score: false }))
+    expect(await failure(client().getScore({ scorerId: 1, address }))).toMatchObject({ name: 'ResponseValidationError' })
+  })
+
+  test('equal shown values may go either way (the services decide on unrounded values); a scoring failure is not judged', async () => {
+    nock(base).get(`/v2/stamps/1/score/${address}`).reply(200, v2({ score: '20.00000', passing_score: false }))
+    expect((await client().getScore({ scorerId: 1, address })).passing_score).toBe(false)
+    nock(base).get(`/v2/stamps/1/score/${address}`).reply(200, v2({ score: '0.00000', passing_score: false, error: 'Unable to score' }))
+    expect((await client().getScore({ scorerId: 1, address })).error).toBe('Unable to score')
+  })
 })

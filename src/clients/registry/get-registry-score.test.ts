@@ -4,7 +4,7 @@ import { createTransport } from '../../http/transport.js'
 import { InvalidRequestError } from '../../errors/index.js'
 import { failure } from '../../../test/helpers/async.js'
 import { describeEndpointMatrix } from '../../../test/helpers/endpoint-matrix.js'
-import { address, base, client, doneRecord, headers } from '../../../test/fixtures/registry.js'
+import { address, base, client, doneRecord, headers, other } from '../../../test/fixtures/registry.js'
 import { getRegistryScore } from './index.js'
 
 beforeAll(() => nock.disableNetConnect())
@@ -73,5 +73,15 @@ describe('requests', () => {
     nock(base).get(`/registry/score/3/${address}`).matchHeader('x-api-key', 'other-key').reply(200, { items: [doneRecord] })
     const transport = createTransport({ baseUrl: base, authHeaders: () => ({ 'X-API-KEY': 'other-key' }) })
     expect(await getRegistryScore({ transport }, { scorerId: 3, address })).toEqual(doneRecord)
+  })
+})
+
+describe('answers about another address', () => {
+  test('C3 (v1 score): only the record of the address asked, never the first one', async () => {
+    const record = { address: other, score: '30.000000000', status: 'DONE', last_score_timestamp: '2025-06-01T00:00:00.000Z', expiration_date: '2025-09-01T00:00:00.000Z', evidence: null, error: null, stamp_scores: {} }
+    nock(base).get(`/registry/score/1/${address}`).reply(200, { items: [record] })
+    const error = await failure(client().getScore({ scorerId: 1, address }))
+    expect(error).toMatchObject({ name: 'ResponseValidationError' })
+    expect(error.issues[0].message).toBe(`Expected the score record of ${address}, received only ${other}`)
   })
 })
