@@ -29,10 +29,12 @@ export {
 
 // The result
 export { summarizeAudit, type SummarizeAuditParameters } from './summary.js'
+export { auditVoterLine } from './lines.js'
 export {
   verificationMethods,
   type AuditResult,
   type AuditRun,
+  type AuditEvidence,
   type AuditSourceVerdict,
   type AuditSummary,
   type AuditVoter,
