@@ -38,7 +38,8 @@ export function createEvidencePacker(size: number): AuditEvidencePacker {
       // A verdict without evidence is [] and one with it [evidence], so `undefined` and `null` stay apart.
       const text = Buffer.from(stringifyJson(evidence.map((item) => (item === undefined ? [] : [item]))))
       dictionary ??= text.subarray(Math.max(0, text.length - maxDictionaryBytes))
-      const entry = deflateRawSync(text, { dictionary })
+      // Copied out: the deflated bytes are a view of zlib's 16 KB output chunk, which would otherwise stay held.
+      const entry = Buffer.from(deflateRawSync(text, { dictionary }))
       bytes += entry.length - (packed[index]?.length ?? 0)
       packed[index] = entry
     },
