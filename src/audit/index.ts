@@ -13,7 +13,8 @@
  */
 
 // The audit
-export { audit, defaultAuditStrategy, defaultNetwork, type AuditErrorType, type AuditParameters, type AuditReturnType, type AuditStats } from './audit.js'
+export { audit, defaultAuditStrategy, type AuditErrorType, type AuditParameters, type AuditReturnType, type AuditStats } from './audit.js'
+export { defaultNetwork } from '../utils/parse.js'
 
 // The votes
 export { latestVotePerVoter, parseVotes, type AuditVote, type ParseVotesParameters, type VoteChoice } from './votes.js'
