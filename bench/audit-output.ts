@@ -42,7 +42,7 @@ if (process.argv[2] === '--child') {
   const assembled = performance.now()
   const run = demo.run
   const summary = summarizeAudit({ voters: lines, choices: run.proposal?.choices ?? run.choices, type: run.proposal?.type ?? run.type })
-  const result: AuditResult = { run, voters: lines, summary, digest: auditDigest(run, lines) }
+  const result: AuditResult = { run, voters: lines, summary, digest: auditDigest({ run, voters: lines }) }
   writeAuditOutputs(out, result)
   const written = performance.now()
   const size = (name: string) => statSync(join(out, name)).size

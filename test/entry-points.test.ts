@@ -83,6 +83,7 @@ describe('personhood/audit', () => {
       'auditCsvColumns',
       'auditFiles',
       'auditJsonChunks',
+      'auditVoterLine',
       'createCachingFetch',
       'createSnapshotHubClient',
       'defaultAuditStrategy',

@@ -24,7 +24,7 @@ import { humanGatedStrategy } from '../strategy/human-gated.js'
 import { humanVerificationStrategy } from '../strategy/human-verification.js'
 import { findStrategyDefinition, strategyDefinitions } from '../strategy/registry.js'
 import { resolveSnapshot } from '../strategy/snapshot.js'
-import { parseBlockNumber, parseNetwork } from '../utils/parse.js'
+import { defaultNetwork, parseBlockNumber, parseNetwork } from '../utils/parse.js'
 import { redactUrl, urlSecrets } from '../utils/redact.js'
 import { checkCacheFolder, type CacheStats } from '../http/cache.js'
 import { version } from '../version.js'
@@ -51,7 +51,7 @@ export type AuditParameters = {
   strategy?: string | undefined
   /** The strategy's options, as a space configures them. Default: the proposal's strategy's, else `{}`. */
   options?: Record<string, unknown> | undefined
-  /** The space's network, a chain id ("10"). Default: the proposal's, else `defaultNetwork`. */
+  /** The space's network, a chain id ("10"). Default: the proposal's, else `defaultNetwork` (10, Optimism, where Human ID lives). */
   network?: string | undefined
   /** The snapshot block on that network. Default: the proposal's; needed with `votes`. */
   snapshot?: bigint | number | string | undefined
@@ -218,9 +218,6 @@ export async function audit(parameters: AuditParameters): Promise<AuditReturnTyp
   const requests = sources.requests()
   return { ...result, stats: { replacedVotes: duplicates, requests: { sent: requests.sent, fromCache: requests.fromCache }, cache: requests.cache } }
 }
-
-/** The network an audit of votes (no proposal) is on when none is given: Ethereum. */
-export const defaultNetwork = '1'
 
 function checkStrategy(name: string): void {
   if (!findStrategyDefinition(name)) {

@@ -13,7 +13,8 @@
  */
 
 // The audit
-export { audit, defaultAuditStrategy, defaultNetwork, type AuditErrorType, type AuditParameters, type AuditReturnType, type AuditStats } from './audit.js'
+export { audit, defaultAuditStrategy, type AuditErrorType, type AuditParameters, type AuditReturnType, type AuditStats } from './audit.js'
+export { defaultNetwork } from '../utils/parse.js'
 
 // The votes
 export { latestVotePerVoter, parseVotes, type AuditVote, type ParseVotesParameters, type VoteChoice } from './votes.js'
@@ -29,10 +30,12 @@ export {
 
 // The result
 export { summarizeAudit, type SummarizeAuditParameters } from './summary.js'
+export { auditVoterLine } from './lines.js'
 export {
   verificationMethods,
   type AuditResult,
   type AuditRun,
+  type AuditEvidence,
   type AuditSourceVerdict,
   type AuditSummary,
   type AuditVoter,

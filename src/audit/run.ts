@@ -8,6 +8,7 @@ import { AuditIncompleteError } from '../errors/audit.js'
 import { stringifyJson } from '../utils/json.js'
 import { findLinkedWallets, type StampEntries } from './linked.js'
 import { summarizeAudit } from './summary.js'
+import { auditVoterLine, createEvidencePacker, createVerdictTable } from './lines.js'
 import type { AuditResult, AuditRun, AuditSourceVerdict, AuditVoter, VerificationMethod } from './types.js'
 import type { AuditVote } from './votes.js'
 
@@ -24,10 +25,13 @@ export type AuditJudgment = {
 }
 
 /**
- * Judges voters at the audit's snapshot. It must answer for every address it is given, or throw:
- * an audit never presents a partial result as complete.
+ * Judges voters at the audit's snapshot, a batch at a time (or all at once): every address it is
+ * given must be answered, or it throws; an audit never presents a partial result as complete.
  */
-export type AuditJudge = (parameters: { addresses: readonly Address[]; onJudged?: ((count: number) => void) | undefined }) => Promise<ReadonlyMap<string, AuditJudgment>>
+export type AuditJudge = (parameters: {
+  addresses: readonly Address[]
+  onJudged?: ((count: number) => void) | undefined
+}) => AsyncIterable<ReadonlyMap<string, AuditJudgment>> | Promise<ReadonlyMap<string, AuditJudgment>>
 
 /** Parameters of {@link runAudit}. */
 export type RunAuditParameters = {
@@ -40,7 +44,9 @@ export type RunAuditParameters = {
 }
 
 /**
- * Runs an audit.
+ * Runs an audit: each batch of judgments is turned into compact lines as it comes (verdicts
+ * shared, evidence packed: see `lines.ts`) and let go, so memory grows by a few hundred bytes a
+ * voter, not by the judgments' objects.
  *
  * @throws whatever the judge throws (a source that failed): never a partial result.
  * @throws {AuditIncompleteError} when the judge leaves a voter unanswered.
@@ -48,33 +54,47 @@ export type RunAuditParameters = {
 export async function runAudit(parameters: RunAuditParameters): Promise<AuditResult> {
   const { votes, run } = parameters
   const addresses = votes.map((vote) => vote.voter)
-  const judgments = await parameters.judge({ addresses, onJudged: parameters.onJudged })
-  const missing = addresses.filter((address) => !judgments.has(address.toLowerCase()))
+  const place = new Map(addresses.map((address, index) => [address.toLowerCase(), index]))
+  const lines: (AuditVoter | undefined)[] = new Array(votes.length)
+  const evidence = createEvidencePacker(votes.length)
+  const verdicts = createVerdictTable()
+  const stamps = new Map<Address, StampEntries>()
+  const judged = parameters.judge({ addresses, onJudged: parameters.onJudged })
+  for await (const batch of Symbol.asyncIterator in judged ? judged : [await judged]) {
+    for (const [key, judgment] of batch) {
+      const index = place.get(key)
+      if (index === undefined) continue
+      const vote = votes[index]!
+      lines[index] = {
+        address: vote.voter,
+        choice: vote.choice,
+        votingPower: vote.votingPower,
+        eligible: judgment.eligible,
+        method: judgment.method,
+        score: judgment.score,
+        ...(judgment.passport ? { passport: judgment.passport } : {}),
+        verdicts: judgment.verdicts.map(({ evidence: _evidence, ...verdict }) => verdicts.intern(verdict)),
+        linked: [],
+      }
+      evidence.set(index, judgment.verdicts.map((verdict) => verdict.evidence))
+      if (judgment.stamps) stamps.set(vote.voter, compactStamps(judgment.stamps))
+    }
+  }
+  const missing = addresses.filter((_, index) => lines[index] === undefined)
   if (missing.length) throw new AuditIncompleteError({ addresses: missing, reason: `the judge left ${missing.length} voters unanswered.` })
 
-  const stamps = new Map<Address, StampEntries>()
-  for (const address of addresses) {
-    const entries = judgments.get(address.toLowerCase())!.stamps
-    if (entries) stamps.set(address, entries)
-  }
-  const linked = findLinkedWallets(stamps)
-
-  const voters: AuditVoter[] = votes.map((vote) => {
-    const judgment = judgments.get(vote.voter.toLowerCase())!
-    return {
-      address: vote.voter,
-      choice: vote.choice,
-      votingPower: vote.votingPower,
-      eligible: judgment.eligible,
-      method: judgment.method,
-      score: judgment.score,
-      ...(judgment.passport ? { passport: judgment.passport } : {}),
-      verdicts: judgment.verdicts,
-      linked: linked.get(vote.voter.toLowerCase()) ?? [],
-    }
-  })
+  const voters = lines.map((line) => line!)
+  for (const [key, signals] of findLinkedWallets(stamps)) voters[place.get(key)!]!.linked = signals
   const summary = summarizeAudit({ voters, choices: run.proposal?.choices ?? run.choices, type: run.proposal?.type ?? run.type, threshold: parameters.threshold })
-  return { run, voters, summary, digest: auditDigest(run, voters) }
+  const sealed = { run, voters, evidence: evidence.done() }
+  return { ...sealed, summary, digest: auditDigest(sealed) }
+}
+
+/** What linking reads of a voter's stamps (dedup, expiry, the wallet named), the rest let go. */
+function compactStamps(entries: StampEntries): StampEntries {
+  return Object.fromEntries(
+    Object.entries(entries).map(([provider, entry]) => [provider, { dedup: entry.dedup, expiration_date: entry.expiration_date, ...(entry.source_wallet ? { source_wallet: entry.source_wallet } : {}) }]),
+  )
 }
 
 /** JSON with object keys sorted and bigints as decimal strings: one text for one value. */
@@ -100,11 +120,11 @@ function withoutIncidental(value: unknown): unknown {
  * votes came from, which version of the package ran, and block hashes (a local chain started
  * again has other hashes for the same state), so the same audit seals the same way on every re-run.
  */
-export function auditDigest(run: AuditRun, voters: readonly AuditVoter[]): string {
-  const { packageVersion: _version, votesSource: _source, ...asked } = run
+export function auditDigest(result: Pick<AuditResult, 'run' | 'voters' | 'evidence'>): string {
+  const { packageVersion: _version, votesSource: _source, ...asked } = result.run
   // The hash of canonicalJson({ asked, voters }), fed voter by voter ("asked" sorts before
   // "voters"): the same digest without the whole text as one string.
   const hash = createHash('sha256').update(`{"asked":${canonicalJson(asked)},"voters":[`)
-  voters.forEach((voter, index) => hash.update(`${index ? ',' : ''}${canonicalJson(withoutIncidental(voter))}`))
+  for (let index = 0; index < result.voters.length; index++) hash.update(`${index ? ',' : ''}${canonicalJson(withoutIncidental(auditVoterLine(result, index)))}`)
   return hash.update(']}').digest('hex')
 }

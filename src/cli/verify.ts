@@ -12,7 +12,7 @@ import { createStrategyCache } from '../strategy/cache.js'
 import { runStrategy, type StrategyDefinition, type StrategyRun } from '../strategy/define.js'
 import { findStrategyDefinition } from '../strategy/registry.js'
 import { parseSnapshot, resolveSnapshot, type ResolvedSnapshot } from '../strategy/snapshot.js'
-import { parseAddress, parseNetwork } from '../utils/parse.js'
+import { defaultNetwork, parseAddress, parseNetwork } from '../utils/parse.js'
 import { checkCommandChains, commandProvider, commandStrategyContext, type CommandEnvironment, type SourceFlags } from './context.js'
 import type { Colours } from '../utils/colour.js'
 
@@ -21,7 +21,7 @@ export type VerifyCommandOptions = SourceFlags & {
   address: string
   /** A block of `network`, or 'latest'. Default 'latest'. */
   snapshot?: string | undefined
-  /** The space's network. Default 10 (Optimism, where Human ID lives). */
+  /** The space's network. Default 10 (`defaultNetwork`: Optimism, where Human ID lives). */
   network?: string | undefined
   /** Human ID action id. Default the package's. */
   actionId?: string | undefined
@@ -61,7 +61,7 @@ const humanCredentials = ['gov-id', 'phone', 'biometrics', 'clean-hands'] as con
  */
 export async function runVerifyCommand(options: VerifyCommandOptions, io: { env: CommandEnvironment; fetch?: typeof fetch | undefined; now?: (() => number) | undefined }): Promise<VerifyReport> {
   const address = parseAddress(options.address)
-  const network = options.network ?? '10'
+  const network = options.network ?? defaultNetwork
   parseNetwork(network, '--network')
   const snapshot = parseSnapshot(options.snapshot ?? 'latest')
   const { provider, url: rpcUrl } = commandProvider({ flags: options, env: io.env, network, fetch: io.fetch })

@@ -269,6 +269,12 @@ export function parseTimestamp(value: unknown, parameter = 'timestamp'): number 
 }
 
 /**
+ * The network a command or an audit is on when none is given (and no proposal names one): Optimism
+ * (10), where Human ID's credentials live. One default for `score`, `verify` and `audit`.
+ */
+export const defaultNetwork = '10'
+
+/**
  * Reads a network as Snapshot names one: a chain id as a string of decimal digits ("1", "10").
  *
  * @throws {InvalidParameterError} for anything else (named `parameter`).

@@ -7,6 +7,7 @@ import { closeSync, constants, mkdirSync, openSync, renameSync, statSync, unlink
 import { join } from 'node:path'
 import { InvalidParameterError } from '../../errors/input.js'
 import { stringifyJson } from '../../utils/json.js'
+import { auditVoterLine } from '../lines.js'
 import type { AuditResult } from '../types.js'
 import { auditCsvChunks, renderAuditHtml, renderAuditMarkdown } from './render.js'
 
@@ -66,8 +67,9 @@ export function writeFileAtomic(path: string, text: string | Iterable<string>): 
 }
 
 /**
- * `audit.json` in chunks, one voter at a time: the same text as `stringifyJson(result, { indent: 2 })`
- * without ever holding it whole (at 100,000 voters that text is near V8's string limit).
+ * `audit.json` in chunks, one voter at a time: `run`, every voter's line with its verdicts' evidence
+ * (see `auditVoterLine`), `summary`, `digest` and `gated`, as `stringifyJson(…, { indent: 2 })`
+ * writes them, without ever holding the text whole (at 100,000 voters it is near V8's string limit).
  */
 export function* auditJsonChunks(result: AuditResult): Generator<string> {
   const indented = (value: unknown, by: string) => stringifyJson(value, { indent: 2 }).replace(/\n/g, `\n${by}`)
@@ -77,9 +79,10 @@ export function* auditJsonChunks(result: AuditResult): Generator<string> {
   yield '{'
   for (const [index, [key, value]] of entries.entries()) {
     yield `${index ? ',' : ''}\n  ${JSON.stringify(key)}: `
-    if (key === 'voters' && Array.isArray(value) && value.length) {
+    if (key === 'voters' && voters.length) {
+      // Each voter with its verdicts' evidence back in place, one at a time.
       yield '['
-      for (const [at, voter] of value.entries()) yield `${at ? ',' : ''}\n    ${indented(voter, '    ')}`
+      for (let at = 0; at < voters.length; at++) yield `${at ? ',' : ''}\n    ${indented(auditVoterLine(result, at), '    ')}`
       yield '\n  ]'
     } else yield indented(value, '  ')
   }

@@ -33,7 +33,7 @@ export function auditCommand(): Command {
     .option('--proposal <id>', '(required: this or --votes) a proposal id, its votes read from the Snapshot hub (every page)')
     .option('--hub <url>', 'the Snapshot hub GraphQL URL', 'https://hub.snapshot.org/graphql')
     .option('--snapshot <block>', "the snapshot block (default: the proposal's)")
-    .option('--network <id>', "the space's network, a chain id (default: the proposal's network, else 1: Ethereum)")
+    .option('--network <id>', "the space's network, a chain id (default: the proposal's network, else 10: Optimism, where Human ID lives)")
     .option('--config <file>', "JSON naming the strategy and its options (default: the proposal's strategy when it is one of ours, else human-verification)")
     .option('--rpc <url>', "JSON-RPC of the space's network (default: PERSONHOOD_RPC_URL)")
     .option('--hub-chain-rpc <url>', 'JSON-RPC of the Human ID hub chain (Optimism), when the space is on another network')

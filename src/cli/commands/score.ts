@@ -3,6 +3,7 @@
  */
 import { Command } from 'commander'
 import type { ScoreCommandOptions } from '../score.js'
+import { defaultNetwork } from '../../utils/parse.js'
 import { helpFooter, sourceVariables } from '../help.js'
 import { duration } from './parsers.js'
 
@@ -17,7 +18,7 @@ export function scoreCommand(): Command {
       'after',
       helpFooter({
         examples: [
-          ['three addresses on Optimism at the latest block', 'personhood score --strategy human-verification --network 10 --snapshot latest --addresses 0xabc...,0xdef...,0x123...'],
+          ['three addresses on Optimism (the default network) at the latest block', 'personhood score --strategy human-verification --snapshot latest --addresses 0xabc...,0xdef...,0x123...'],
           ['a file of addresses, as JSON', 'personhood score --strategy passport-v2 --network 1 --snapshot 21000000 --addresses voters.txt --options \'{"scorerId":"1234"}\' --json'],
         ],
         variables: sourceVariables,
@@ -25,7 +26,7 @@ export function scoreCommand(): Command {
       }),
     )
     .requiredOption('--strategy <name>', '(required) human-id, passport-v2 or human-verification')
-    .requiredOption('--network <id>', "(required) the space's network, a chain id")
+    .option('--network <id>', "the space's network, a chain id (default: 10, Optimism, where Human ID lives)", defaultNetwork)
     .requiredOption('--snapshot <block>', '(required) a block number of that network, or latest')
     .requiredOption('--addresses <file|list>', '(required) a comma-separated list, or a file with one address per line (or a CSV, first column)')
     .option('--options <json|file>', 'the strategy options, as a space configures them (JSON text or a JSON file)')

@@ -4,6 +4,7 @@
 import { Command } from 'commander'
 import { createColours } from '../../utils/colour.js'
 import { stringifyJson } from '../../utils/json.js'
+import { defaultNetwork } from '../../utils/parse.js'
 import { sanitizeTerminal } from '../../utils/sanitize.js'
 import { exitCodes } from '../exit-codes.js'
 import { helpFooter, sourceVariables, terminalVariables } from '../help.js'
@@ -30,7 +31,7 @@ export function verifyCommand(): Command {
     )
     .argument('<address>', 'the wallet')
     .option('--snapshot <block>', 'a block of the network, or latest', 'latest')
-    .option('--network <id>', "the space's network, a chain id (Optimism, where Human ID lives, unless given)", '10')
+    .option('--network <id>', "the space's network, a chain id (default: 10, Optimism, where Human ID lives)", defaultNetwork)
     .option('--action-id <id>', 'Human ID action id (default 123456789)')
     .option('--rpc <url>', 'JSON-RPC of the network (default: PERSONHOOD_RPC_URL)')
     .option('--hub-chain-rpc <url>', 'JSON-RPC of the Human ID hub chain (Optimism), when the network is another')
