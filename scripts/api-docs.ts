@@ -1,9 +1,9 @@
 /**
  * Writes docs/api.md: the public surface of every entry point, one line per name (an action's or a
- * class's own types on its line), grouped by topic, each with what it is. A line's description is
- * kept when docs/api.md already has one for that name; a new name takes the first sentence of its
- * TSDoc. test/api-surface.test.ts fails when docs/api.md and the entry points name different
- * things, so after adding or removing an export: run this, read the diff, commit it.
+ * class's own types on its line), grouped by topic, each with what it is: the first sentence of its
+ * TSDoc (a name without TSDoc keeps the description docs/api.md already gives it, or fails).
+ * test/api-surface.test.ts fails when docs/api.md and the entry points name different things, so
+ * after adding or removing an export: run this, read the diff, commit it.
  *
  *   npm run api:docs
  */
@@ -132,8 +132,8 @@ export function renderApiDocument(entries: ApiEntry[], previous: string): string
     '',
     '`test/api-surface.test.ts` compares this list with what the entry points export (values at run',
     'time, types through the TypeScript compiler): adding or removing an export without changing this',
-    'file fails it. `npm run api:docs` rewrites the list from the entry points, keeping the',
-    "descriptions written here and taking a new name's from the first sentence of its TSDoc.",
+    'file fails it. `npm run api:docs` rewrites the list from the entry points, each description the',
+    "first sentence of the name's TSDoc.",
     '',
   ]
   for (const entry of entries) {
@@ -157,7 +157,7 @@ export function renderApiDocument(entries: ApiEntry[], previous: string): string
         if (byService) out.push(`#### ${topicHeadings[`${group.folders[0]}/${topic}`] ?? topicHeadings[topic] ?? topic}`, '')
         for (const line of lines) {
           const first = line[0]!
-          const description = previousEntry?.descriptions.get(first.name) || first.summary
+          const description = first.summary || previousEntry?.descriptions.get(first.name)
           if (!description) missing.push(`${entry.specifier}: ${first.name} (${first.file})`)
           out.push(`- ${line.map((exported) => `\`${exported.name}\``).join(', ')}${separator}${description}`)
         }

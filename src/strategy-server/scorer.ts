@@ -50,7 +50,7 @@ export type CreateStrategyScorerParameters = {
   onRequest?: ((source: string) => void) | undefined
 }
 
-/** One call, as read from a request (see {@link readScoreCall}). */
+/** One call: the strategy, its options, the network, the snapshot and the addresses. */
 export type ScoreCall = {
   definition: AnyStrategyDefinition
   /** The strategy's options, as the space gave them (api-v2's own keys removed). */
@@ -75,7 +75,7 @@ export type ScoreCallResult = {
   hits: number
 }
 
-/** The engine. */
+/** The engine: `score(call)` answers a call's addresses. */
 export type StrategyScorer = {
   score(call: ScoreCall): Promise<ScoreCallResult>
   /** Runs in flight or waiting. */
@@ -203,7 +203,8 @@ type Group = {
 }
 
 /**
- * Creates the engine.
+ * Creates the engine `createStrategyServer` runs on: answers from the store when it can, else through
+ * `runStrategy`, every concurrent call for a snapshot sharing one run.
  *
  * @throws {InvalidParameterError} on a bad `finalityMs`, `batchWindowMs` or `maxBatch`.
  */

@@ -119,7 +119,7 @@ export type RunStrategyParameters = {
   context?: StrategyContext | undefined
 }
 
-/** What {@link runStrategy} returns. */
+/** What {@link runStrategy} returns: the checksummed scores, each address's score with what it rests on, the block, and the requests by source. */
 export type StrategyRun<detail = unknown> = {
   /** Checksummed address to score: what score-api takes. Every address asked is a key. */
   scores: Record<Address, number>
