@@ -83,6 +83,7 @@ describe('personhood/audit', () => {
       'auditCsvColumns',
       'auditFiles',
       'auditJsonChunks',
+      'auditTitle',
       'auditVoterLine',
       'createCachingFetch',
       'createSnapshotHubClient',

@@ -31,6 +31,7 @@ export {
 // The result
 export { summarizeAudit, type SummarizeAuditParameters } from './summary.js'
 export { auditVoterLine } from './lines.js'
+export { auditTitle } from './title.js'
 export {
   verificationMethods,
   type AuditResult,

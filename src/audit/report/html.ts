@@ -8,24 +8,12 @@
  */
 import { escapeXml, methodChart, methodLabel, outcomeChart, scoreChart } from './charts.js'
 import { gatedOutcomeTable } from './gated.js'
+import { auditTitle, describeNetwork } from '../title.js'
 import type { AuditResult, AuditSummary, AuditVoter } from '../types.js'
 import type { VoteChoice } from '../votes.js'
 
 /** Rows of the voter table rendered in the page (the first page, and each page the script shows). */
 export const voterPageSize = 50
-
-const networkNames: Record<string, string> = {
-  '1': 'Ethereum',
-  '10': 'OP Mainnet',
-  '56': 'BNB Smart Chain',
-  '100': 'Gnosis',
-  '137': 'Polygon',
-  '8453': 'Base',
-  '42161': 'Arbitrum One',
-  '11155111': 'Sepolia',
-  '11155420': 'OP Sepolia',
-  '31337': 'local development chain',
-}
 
 function formatPower(value: number): string {
   return value.toLocaleString('en-US', { maximumFractionDigits: 2 })
@@ -191,15 +179,14 @@ function leaderName(summary: AuditSummary, index: number | null): string {
 
 function header(result: AuditResult): string {
   const { run } = result
-  const network = networkNames[run.network] ? `${networkNames[run.network]} (chain ${run.network})` : `chain ${run.network}`
   const facts: [string, string][] = [
     ...(run.proposal ? ([['Space', run.proposal.space], ['Proposal id', run.proposal.id], ['Voting system', run.proposal.type]] as [string, string][]) : []),
     ['Strategy', run.strategy],
-    ['Network', network],
+    ['Network', describeNetwork(run.network)],
     ['Snapshot block', `${Number(run.snapshot).toLocaleString('en-US')} · ${isoTime(run.blockTimestamp)}`],
     ['Votes from', run.votesSource],
   ]
-  const title = run.proposal ? run.proposal.title : `Votes in ${run.votesSource}`
+  const title = auditTitle(result)
   return [
     '<header class="top">',
     `<p class="kicker">Voter audit${run.proposal ? ` · ${escapeXml(run.proposal.space)}` : ''}</p>`,
@@ -543,7 +530,7 @@ export function renderAuditHtml(result: AuditResult): string {
   const labels = result.run.proposal?.choices ?? result.run.choices
   const { cards, groupOf } = groupCards(result, labels)
   const columns = voterColumns(result.voters, labels, groupOf)
-  const title = result.run.proposal ? `Voter audit: ${result.run.proposal.title}` : `Voter audit of ${result.run.votesSource}`
+  const title = `Voter audit: ${auditTitle(result)}`
   return `<!doctype html>
 <html lang="en">
 <head>
