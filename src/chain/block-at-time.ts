@@ -8,6 +8,7 @@
 import type { Client } from 'viem'
 import { BlockNotAvailableError, InvalidParameterError } from '../errors/index.js'
 import { toPublicClient, type ChainClient } from './provider.js'
+import * as rules from '../verify/rules.js'
 import { chainReadError, errorParameters, readBlockHeader, type BlockHeader, type ChainErrorContext } from './rpc.js'
 
 /**
@@ -183,8 +184,8 @@ export async function findBlockAtTime(parameters: FindBlockAtTimeParameters): Pr
  */
 export const optimismClock: BlockClock = Object.freeze({
   name: 'Optimism',
-  anchor: Object.freeze({ blockNumber: 105_235_063n, timestamp: 1_686_068_903n }),
-  blockTimeSeconds: 2,
+  anchor: Object.freeze({ blockNumber: BigInt(rules.hubClocks['10'].block), timestamp: BigInt(rules.hubClocks['10'].timestamp) }),
+  blockTimeSeconds: rules.hubClocks['10'].seconds,
   exact: true,
 }) as BlockClock
 
@@ -198,8 +199,8 @@ export const optimismClock: BlockClock = Object.freeze({
  */
 export const baseSepoliaClock: BlockClock = Object.freeze({
   name: 'Base Sepolia',
-  anchor: Object.freeze({ blockNumber: 0n, timestamp: 1_695_768_288n }),
-  blockTimeSeconds: 2,
+  anchor: Object.freeze({ blockNumber: BigInt(rules.hubClocks['84532'].block), timestamp: BigInt(rules.hubClocks['84532'].timestamp) }),
+  blockTimeSeconds: rules.hubClocks['84532'].seconds,
   exact: true,
 }) as BlockClock
 

@@ -1,6 +1,7 @@
 import { getAddress } from '@ethersproject/address';
 import strategies from '..';
 import { getProvider, getSnapshots } from '../../utils';
+import { snapshotTime } from '../human-id';
 import { verifyHumansOrPassport } from '../human-verification';
 import { applyHumanGate } from './rules';
 
@@ -74,9 +75,18 @@ async function innerPower(
   snapshot
 ) {
   const networks = inner.map(entry => entry.network ?? network);
-  const blocks = networks.some(other => other !== network)
-    ? await getSnapshots(network, snapshot, provider, networks)
-    : { [network]: snapshot };
+  // getSnapshots reads the snapshot's header for its time: human-id's
+  // snapshotTime reads it once and keeps it for the Human ID test too.
+  let blocks = { [network]: snapshot };
+  if (networks.some(other => other !== network)) {
+    const known = Object.create(provider);
+    if (snapshot !== 'latest') {
+      const time = await snapshotTime(network, provider, snapshot, name);
+      known.getBlock = tag =>
+        tag === snapshot ? { timestamp: time } : provider.getBlock(tag);
+    }
+    blocks = await getSnapshots(network, snapshot, known, networks);
+  }
   const results = await Promise.all(
     inner.map(async (entry, index) => {
       const other = networks[index];

@@ -10,6 +10,8 @@ import {
   cleanHandsSchemaId,
   defaultActionId,
   hubAddresses,
+  hubBlockAt,
+  isOnHubClock,
   issuers,
   judgeHumanIdCredential,
   matchCredentials,
@@ -372,6 +374,65 @@ function judgeCleanHands(voter, rows: Row[], onchain, at: bigint) {
   return { valid: best.reason === 'valid', reason: best.reason };
 }
 
+// The snapshot's time by network and block: a past block's time does not
+// change, so it is kept for the process (the last 1,000).
+const snapshotTimes = new Map<string, number>();
+// Hub chains this process saw off their clock: mapped by the blockfinder.
+const offClock = new Set<string>();
+
+/** The snapshot block's time on the space's network, Unix seconds. */
+export async function snapshotTime(
+  network: string,
+  provider,
+  snapshot,
+  name = 'human-id'
+) {
+  const key = `${network}:${snapshot}`;
+  let time = snapshotTimes.get(key);
+  if (time !== undefined) return time;
+  let block;
+  try {
+    const tag = snapshot === 'latest' ? 'latest' : Number(snapshot);
+    block = await provider.getBlock(tag);
+  } catch (err: any) {
+    throw new Error(
+      `${name}: the header of block ${snapshot} of network ${network}: ${
+        err?.message ?? err
+      }`
+    );
+  }
+  time = Number(block?.timestamp);
+  if (!Number.isSafeInteger(time) || time <= 0) {
+    throw new Error(`${name}: network ${network} has no block ${snapshot}`);
+  }
+  if (snapshot === 'latest') return time;
+  if (snapshotTimes.size >= 1000) {
+    snapshotTimes.delete(snapshotTimes.keys().next().value);
+  }
+  snapshotTimes.set(key, time);
+  return time;
+}
+
+// The hub chain's block at the snapshot's time, by score-api's blockfinder.
+async function blockfinder(network, snapshot, provider, hubNetwork: string) {
+  let blocks;
+  try {
+    blocks = await getSnapshots(network, snapshot, provider, [hubNetwork]);
+  } catch (err: any) {
+    const cause = err?.message ?? err;
+    throw new Error(
+      `human-id: getSnapshots (blockfinder) failed to map block ${snapshot} of network ${network} to network ${hubNetwork}: ${cause}`
+    );
+  }
+  const blockTag = blocks?.[hubNetwork];
+  if (blockTag !== 'latest' && !Number.isInteger(Number(blockTag))) {
+    throw new Error(
+      `human-id: getSnapshots (blockfinder) has no block of network ${hubNetwork} for block ${snapshot} of network ${network}`
+    );
+  }
+  return blockTag;
+}
+
 type Chunk = {
   voters: string[];
   pairs: [bigint, string][];
@@ -397,26 +458,20 @@ export async function verifyHumans(
   const { credentials, match, actionId, sandbox } = readOptions(options);
   const hubNetwork = sandbox ? '84532' : '10';
   const voters = [...new Set(addresses.map(address => getAddress(address)))];
-  let hubProvider = provider;
-  let blockTag = snapshot;
-  if (network !== hubNetwork) {
-    // The hub chain's block at the snapshot's time, by score-api's blockfinder.
-    hubProvider = getProvider(hubNetwork);
-    let blocks;
-    try {
-      blocks = await getSnapshots(network, snapshot, provider, [hubNetwork]);
-    } catch (err: any) {
-      const cause = err?.message ?? err;
-      throw new Error(
-        `human-id: getSnapshots (blockfinder) failed to map block ${snapshot} of network ${network} to network ${hubNetwork}: ${cause}`
-      );
-    }
-    blockTag = blocks?.[hubNetwork];
-    if (blockTag !== 'latest' && !Number.isInteger(Number(blockTag))) {
-      throw new Error(
-        `human-id: getSnapshots (blockfinder) has no block of network ${hubNetwork} for block ${snapshot} of network ${network}`
-      );
-    }
+  // A space on another network: the hub chain's block at the snapshot's
+  // time, by the hub chain's clock (checked by the first read), else by
+  // score-api's blockfinder.
+  const away = network !== hubNetwork && snapshot !== 'latest';
+  const hubProvider =
+    network === hubNetwork ? provider : getProvider(hubNetwork);
+  const time = away ? await snapshotTime(network, provider, snapshot) : 0;
+  let blockTag = network === hubNetwork || !away ? snapshot : undefined;
+  if (away && !offClock.has(hubNetwork)) {
+    blockTag = hubBlockAt(hubNetwork, time);
+  }
+  const byClock = away && blockTag !== undefined;
+  if (away && blockTag === undefined) {
+    blockTag = await blockfinder(network, snapshot, provider, hubNetwork);
   }
   const sbts = credentials.filter(c => c !== 'clean-hands');
   const circuits = sbts.map(c => [
@@ -553,8 +608,35 @@ export async function verifyHumans(
     return first.slice(0, 194) + votersA + votersB + pairsA + pairsB;
   };
   // Every chunk reads the same block: 'latest' is pinned by the first call.
-  const at = blockTag === 'latest' ? 'latest' : Number(blockTag);
-  const first = await call(chunks[0], at);
+  let at = blockTag === 'latest' ? 'latest' : Number(blockTag);
+  let first = '';
+  let failure;
+  try {
+    first = await call(chunks[0], at);
+  } catch (err) {
+    if (!byClock) throw err;
+    failure = err;
+  }
+  if (byClock) {
+    // The clock's block must be where the clock says, at most one block time
+    // before the snapshot: else (the chain left its clock, or the block is
+    // not there yet) the blockfinder maps the snapshot, and the read is redone.
+    const read = first && {
+      number: Number(word(first, 1)),
+      timestamp: Number(word(first, 0))
+    };
+    if (!read || !isOnHubClock(hubNetwork, read, time)) {
+      if (read && read.number === at) offClock.add(hubNetwork);
+      blockTag = await blockfinder(network, snapshot, provider, hubNetwork);
+      at = blockTag === 'latest' ? 'latest' : Number(blockTag);
+      try {
+        first = await call(chunks[0], at);
+      } catch (err: any) {
+        if (failure) err.message += ` (at the clock's block: ${failure})`;
+        throw err;
+      }
+    }
+  }
   const number = Number(word(first, 1));
   // At most PARALLEL calls at once: a node runs calls of tens of millions of
   // gas one after another, and snapshot.js's provider gives each 25 s.

@@ -1,6 +1,6 @@
 import { getAddress } from '@ethersproject/address';
-import { verifyHumans } from '../human-id';
-import { passportAccess, passportVerdicts, snapshotTime } from '../passport-v2';
+import { snapshotTime, verifyHumans } from '../human-id';
+import { passportAccess, passportVerdicts } from '../passport-v2';
 import { applyFallbackPolicy } from './rules';
 
 export const author = 'personhood-dao';
@@ -33,18 +33,9 @@ export async function verifyHumansOrPassport(
   const match = options?.match ?? 'any';
   const fallback = positive(options?.passportScore, 'passportScore', true) > 0;
   if (fallback) passportAccess(options ?? {}, name);
-  // A space outside the hub chain: getSnapshots (inside human-id) reads the snapshot block to map
-  // it to the hub chain, and the Passport time is that block's; one read serves both.
-  const hub = options?.sandbox === true ? '84532' : '10';
-  const blocks = {};
-  const space = network === hub ? provider : Object.create(provider);
-  if (space !== provider) {
-    space.getBlock = tag =>
-      (blocks[tag] = blocks[tag] || provider.getBlock(tag));
-  }
   const humans = await verifyHumans(
     network,
-    space,
+    provider,
     addresses,
     { ...options, credentials, match },
     snapshot
@@ -54,12 +45,13 @@ export async function verifyHumansOrPassport(
   );
   let passport = {};
   if (fallback && unverified.length > 0) {
-    // The Passport score as it stood at the snapshot block's time: the hub block's when the space
-    // is on the hub chain (the same block), else the snapshot block's on the space's network.
+    // The Passport score as it stood at the snapshot block's time: the hub
+    // block's when the space is on the hub chain (the same block), else the
+    // snapshot block's on the space's network (human-id has read it).
     const at =
       humans.block.chainId === Number(network)
         ? humans.block.timestamp
-        : await snapshotTime(space, snapshot, name);
+        : await snapshotTime(network, provider, snapshot, name);
     passport = await passportVerdicts(unverified, options ?? {}, at, name);
   }
   return Object.fromEntries(

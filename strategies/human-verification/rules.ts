@@ -89,6 +89,63 @@ export const cleanHandsSchemaId = 'onchain_evm_10_0x8';
 /** The same schema's on-chain Sign Protocol id on Optimism. */
 export const cleanHandsOnchainSchemaId = 8n;
 
+/**
+ * The hub chains' clocks: OP Stack chains make one block every `seconds`
+ * exactly (a protocol rule: a block's time is its parent's plus the block
+ * time), so from `block` on, block n is at `timestamp + (n - block) * seconds`.
+ * Optimism: Bedrock, block 105,235,063 at 1686068903 (2023-06-06T16:28:23Z).
+ * Base Sepolia: block 0 at 1695768288 (2023-09-26T22:44:48Z).
+ */
+export type HubClock = { block: number; timestamp: number; seconds: number };
+export const hubClocks: Readonly<Record<'10' | '84532', HubClock>> = {
+  '10': { block: 105235063, timestamp: 1686068903, seconds: 2 },
+  '84532': { block: 0, timestamp: 1695768288, seconds: 2 }
+};
+
+function hubClock(network: string): HubClock | undefined {
+  return network === '10' || network === '84532'
+    ? hubClocks[network]
+    : undefined;
+}
+
+/**
+ * The hub chain's last block at or before `timestamp` (Unix seconds), by its
+ * clock: undefined before the clock's anchor or for a network with no clock.
+ * A block read there must sit where the clock says ({@link isOnHubClock}).
+ */
+export function hubBlockAt(
+  network: string,
+  timestamp: number
+): number | undefined {
+  const clock = hubClock(network);
+  if (!clock || !Number.isSafeInteger(timestamp)) return undefined;
+  if (timestamp < clock.timestamp) return undefined;
+  return (
+    clock.block + Math.floor((timestamp - clock.timestamp) / clock.seconds)
+  );
+}
+
+/**
+ * Whether a block of the hub chain, as read (`number`, `timestamp`), is the
+ * last one at or before `at`: on the clock, and within one block time of `at`.
+ * False tells that the chain left its clock: map the time another way.
+ */
+export function isOnHubClock(
+  network: string,
+  block: { number: number; timestamp: number },
+  at: number
+): boolean {
+  const clock = hubClock(network);
+  if (!clock || block.number < clock.block) return false;
+  const expected =
+    clock.timestamp + (block.number - clock.block) * clock.seconds;
+  return (
+    block.timestamp === expected &&
+    block.timestamp <= at &&
+    at < block.timestamp + clock.seconds
+  );
+}
+
 /** The error a rule throws for an input it cannot judge; `parameter` names the input. */
 export class RuleParameterError extends Error {
   readonly parameter: string;

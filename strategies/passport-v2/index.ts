@@ -5,6 +5,7 @@ import {
   passportVerdictValue
 } from './rules';
 import { customFetch } from '../../utils';
+import { snapshotTime } from '../human-id';
 
 export const author = 'personhood-dao';
 export const version = '1.0.0';
@@ -380,21 +381,6 @@ function readOptions(options) {
     : { mode, cap: options?.cap, gate: options?.threshold !== undefined };
 }
 
-/** The snapshot block's time on the space's network, Unix seconds. */
-export async function snapshotTime(provider, snapshot, name = 'passport-v2') {
-  const tag = snapshot === 'latest' ? 'latest' : Number(snapshot);
-  let block;
-  try {
-    block = await provider.getBlock(tag);
-  } catch (err) {
-    throw new Error(
-      `${name}: reading block ${snapshot} failed: ${message(err)}`
-    );
-  }
-  if (!block) throw new Error(`${name}: block ${snapshot} does not exist`);
-  return block.timestamp;
-}
-
 export async function strategy(
   space,
   network,
@@ -406,7 +392,7 @@ export async function strategy(
   const weighting = readOptions(options);
   passportAccess(options ?? {});
   if (addresses.length === 0) return {};
-  const at = await snapshotTime(provider, snapshot);
+  const at = await snapshotTime(network, provider, snapshot, 'passport-v2');
   const verdicts = await passportVerdicts(addresses, options ?? {}, at);
   return Object.fromEntries(
     addresses.map(address => {

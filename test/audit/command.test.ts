@@ -28,7 +28,7 @@ let world: World
 let dir: string
 let votesFile: string
 let env: Record<string, string>
-const snapshot = 63_070_200
+const snapshot = 136_566_811
 const options = { credentials: ['gov-id', 'phone', 'biometrics', 'clean-hands'], match: 'any', scorerId: 1 }
 let requests = 0
 const counting: typeof fetch = (input, init) => {

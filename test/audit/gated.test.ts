@@ -21,7 +21,7 @@ let world: World
 let dir: string
 let votesFile: string
 let env: Record<string, string>
-const snapshot = 63_070_200
+const snapshot = 136_566_811
 /** Recorded powers, by voter index modulo 6: whole, decimal, dust, zero, large. */
 const powers = [16, 2.25, 0.01, 0, 400, 9]
 const humanTest = { credentials: ['gov-id', 'phone'], match: 'any', scorerId: 1, passportScore: 0.5 }

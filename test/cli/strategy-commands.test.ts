@@ -18,7 +18,7 @@ import { startChainWorld } from '../strategies/human-id-serving.js'
 let world: Awaited<ReturnType<typeof startChainWorld>>
 let env: Record<string, string>
 let dir: string
-const snapshot = 63_070_200
+const snapshot = 136_566_811
 
 beforeAll(async () => {
   world = await startChainWorld()

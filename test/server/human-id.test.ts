@@ -495,7 +495,7 @@ describe('contract: the Human ID client against the server', () => {
     })
     const withAction = await client.getVotingStrategyScores({ credential: 'gov-id', snapshot: 'latest', addresses, actionId: demoCustomActionId })
     expect(withAction[addresses[1]!]).toBe(1)
-    const block = (Date.parse(worldNow) / 1000 - world.chain.genesisTime) / world.chain.blockTimeSeconds
+    const block = Math.floor((Date.parse(worldNow) / 1000 - world.chain.genesisTime) / world.chain.blockTimeSeconds)
     expect(await client.getVotingStrategyScores({ credential: 'gov-id', snapshot: BigInt(block), addresses: [demo.address] })).toEqual({
       [demo.address]: 1,
     })

@@ -202,7 +202,7 @@ describe.each(names)('strategies/%s', (name) => {
       expect(requests.total).toBeLessThanOrEqual((await wrapperBudget(example, addresses)) ?? (withinBudget(name) ? budget.many : addresses.length - 1))
     })
 
-    test(`one voter from a cold start: at most ${budget.single} requests on Optimism; on another network 2 more cold (getSnapshots: header and blockfinder), the blockfinder query not warm`, async () => {
+    test(`one voter from a cold start: at most ${budget.single} requests on Optimism; on another network 1 more cold (the snapshot's header: Optimism's block by its clock, no blockfinder), none more warm`, async () => {
       const cold = coldFolder()
       const one = { addresses: example.addresses.slice(0, 1) }
       const { result, requests } = await upstreams.record(() => runScoreApiForm(cold, hosted, example, one))
@@ -218,18 +218,24 @@ describe.each(names)('strategies/%s', (name) => {
         expect(requests.total).toBeLessThanOrEqual(budget.single)
         return
       }
-      // score-api's own getSnapshots for the space's network alone sends nothing and caches nothing,
-      // so the folder's mapping to Optimism (snapshot.js getSnapshots) is paid by the first call for a
-      // snapshot: the snapshot's header and one blockfinder query. snapshot.js keeps the answer for
-      // the hour: the next voter's call (the same process) sends no blockfinder query.
-      expect(requests.subgraph.blockfinder).toBe(1)
+      // score-api's own getSnapshots for the space's network alone sends nothing, so the folder
+      // pays its mapping to Optimism: the snapshot block's header (its time), then Optimism's block
+      // at that time by Optimism's clock (the world's Optimism is numbered as OP Mainnet is), checked
+      // by the read itself. No blockfinder query.
+      // One request for each source the voter needs: the header, the hub chain (one eth_call),
+      // and, when asked, the attestation index and Passport. The budget of 2 holds where the
+      // options need at most two of them (the README of each folder has the table).
+      expect(requests.subgraph.blockfinder ?? 0).toBe(0)
       expect(requests.rpc.eth_getBlockByNumber).toBe(1)
+      expect(requests.rpc.eth_call ?? 0).toBeLessThanOrEqual(1)
+      for (const count of Object.values(requests.http)) expect(count).toBe(1)
+      expect(requests.total).toBe(1 + (requests.rpc.eth_call ?? 0) + Object.keys(requests.http).length)
       const { requests: warm } = await upstreams.record(() => runScoreApiForm(cold, hosted, example, one))
       console.log(`strategies/${name}, network ${example.network}, 1 address, warm: ${warm.total} requests`, warm)
-      // Warm: no blockfinder query, and the header again only for a folder that needs the
-      // snapshot's time (Passport), which snapshot.js does not keep; every other read as cold.
+      // Warm: the folder keeps a past block's time (human-id and the folders that use it); a folder
+      // that reads only Passport (passport-v2) reads the header again.
       expect(warm.subgraph.blockfinder ?? 0).toBe(0)
-      expect(warm.total).toBe(requests.total - 1 - (warm.rpc.eth_getBlockByNumber ? 0 : 1))
+      expect(warm.total).toBe(requests.total - (warm.rpc.eth_getBlockByNumber ? 0 : 1))
     })
   })
 

@@ -93,6 +93,12 @@ function indexRow(attestationId: bigint, address: Address, validUntil: bigint, f
   }
 }
 
+/** The timestamp of a block of the test chain. */
+async function timeOf(block: bigint): Promise<bigint> {
+  const header = (await chain.provider.request({ method: 'eth_getBlockByNumber', params: [`0x${block.toString(16)}`, false] })) as { timestamp: string }
+  return BigInt(header.timestamp)
+}
+
 /** A fresh load of the folder (a cold module cache). */
 const load = (): Promise<HumanIdFolder> => layout.load()
 
@@ -405,15 +411,37 @@ describe('strategies/human-id reader', () => {
     }
   })
 
-  it('a space on another network: the hub block through getSnapshots, the hub provider from getProvider', async () => {
+  /** A space's provider on Ethereum: it answers only the snapshot block's header (at `time`), and counts it. */
+  const ethereum = (time: bigint) => {
+    const provider = {
+      headers: 0,
+      getBlock: (block: number) => {
+        provider.headers++
+        if (chainDown) return Promise.reject(new Error('connection refused'))
+        return Promise.resolve({ number: block, timestamp: Number(time) })
+      },
+      call: () => Promise.reject(new Error('the space provider is not the hub chain')),
+    }
+    return provider
+  }
+
+  it("a space on another network: the snapshot's time from its header; Optimism's block by the clock, and by the blockfinder when that block is not there", async () => {
     const { strategy } = await load()
     const addresses = story.map((entry) => entry.address)
-    const elsewhere = { request: () => Promise.reject(new Error('the space provider is not the hub chain')) }
+    const timestamp = await timeOf(snapshot)
+    const space = ethereum(timestamp)
     resetCounts()
-    const scores = await strategy('space.eth', '1', elsewhere, addresses, { credentials: ['gov-id', 'phone'], match: 'all' }, 21_000_000)
-    expect(requests).toEqual({ rpc: { eth_call: 1 }, index: 0, snapshots: 1 })
+    const scores = await strategy('space.eth', '1', space, addresses, { credentials: ['gov-id', 'phone'], match: 'all' }, 21_000_000)
+    // The clock puts the snapshot's time at a block this test chain has not reached: that read
+    // fails, the blockfinder maps the time, the read is redone there.
+    expect({ headers: space.headers, ...requests }).toEqual({ headers: 1, rpc: { eth_call: 2 }, index: 0, snapshots: 1 })
     const both = story.filter((entry) => ['valid', 'legacy'].includes(entry.expected['gov-id'] ?? '') && ['valid', 'legacy'].includes(entry.expected.phone ?? ''))
     expect(Object.keys(scores).filter((key) => scores[key]! > 0).map((key) => key.toLowerCase())).toEqual(both.map((entry) => entry.address.toLowerCase()))
+    // The same snapshot again: its time is kept for the process; a block not there yet is not a
+    // chain off its clock, so the clock is tried again.
+    resetCounts()
+    await strategy('space.eth', '1', space, addresses.slice(0, 1), { credentials: ['gov-id'] }, 21_000_000)
+    expect({ headers: space.headers, ...requests }).toEqual({ headers: 1, rpc: { eth_call: 2 }, index: 0, snapshots: 1 })
   })
 
   it('sandbox: the Base Sepolia hub through the space provider on 84532 (no permanent store, no clean hands)', async () => {
@@ -455,14 +483,39 @@ describe('strategies/human-id reader', () => {
       /^human-id: the reader call 1 of 1 \(\d+ voters, 0 attestations, planned \d+ gas, \d+ bytes sent, \d+ returned\) on chain 10 at block \d+ failed: connection refused$/,
     )
     chainDown = false
+    const timestamp = await timeOf(snapshot)
     blockfinderDown = true
-    await expect(strategy('space.eth', '1', provider, addresses, { credentials: ['gov-id'] }, 21_000_000)).rejects.toThrow(
+    await expect(strategy('space.eth', '1', ethereum(timestamp), addresses, { credentials: ['gov-id'] }, 21_000_000)).rejects.toThrow(
       'human-id: getSnapshots (blockfinder) failed to map block 21000000 of network 1 to network 10: blockfinder timed out',
     )
     blockfinderDown = false
+    chainDown = true
+    await expect(strategy('space.eth', '1', ethereum(timestamp), addresses, { credentials: ['gov-id'] }, 21_000_001)).rejects.toThrow(
+      'human-id: the header of block 21000001 of network 1: connection refused',
+    )
+    chainDown = false
     await expect(strategy('space.eth', '10', provider, addresses, { credentials: ['passport'] }, Number(snapshot))).rejects.toThrow(
       'human-id: credentials must be some of gov-id,phone,biometrics,clean-hands',
     )
+  })
+  // Last: it mines the test chain far ahead.
+  it('a hub chain off its clock: a block where the clock says, at another time, is not used; the blockfinder maps the snapshot, and this process asks it from then on', async () => {
+    const { strategy } = await load()
+    const addresses = story.map((entry) => entry.address)
+    const timestamp = await timeOf(snapshot)
+    // Optimism's block at that time by the clock, then mined here one second apart: off the clock.
+    const clockBlock = 105_235_063n + (timestamp - 1_686_068_903n) / 2n
+    const head = (await chain.latest()).blockNumber
+    await chain.provider.request({ method: 'hardhat_mine', params: [`0x${(clockBlock - head + 10n).toString(16)}`, '0x1'] })
+    const space = ethereum(timestamp)
+    resetCounts()
+    const scores = await strategy('space.eth', '1', space, addresses, { credentials: ['gov-id', 'phone'], match: 'all' }, 21_000_000)
+    expect({ headers: space.headers, ...requests }).toEqual({ headers: 1, rpc: { eth_call: 2 }, index: 0, snapshots: 1 })
+    const both = story.filter((entry) => ['valid', 'legacy'].includes(entry.expected['gov-id'] ?? '') && ['valid', 'legacy'].includes(entry.expected.phone ?? ''))
+    expect(Object.keys(scores).filter((key) => scores[key]! > 0).map((key) => key.toLowerCase())).toEqual(both.map((entry) => entry.address.toLowerCase()))
+    resetCounts()
+    await strategy('space.eth', '1', space, addresses, { credentials: ['gov-id', 'phone'], match: 'all' }, 21_000_000)
+    expect({ headers: space.headers, ...requests }).toEqual({ headers: 1, rpc: { eth_call: 1 }, index: 0, snapshots: 1 })
   })
 })
 

@@ -30,6 +30,8 @@ export const passportServing: ExampleServing = {
           world.store.deleteStamps(address, providers)
           world.store.score(address.toLowerCase() as Address, { scorerId, at: world.clock.now(), recordHistory: true })
         }
+        // Then one block time on: the chain's latest block (at or before now) is after the rescoring.
+        world.clock.advance(2_000)
       },
       close: () => world.close(),
     }

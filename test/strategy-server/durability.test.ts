@@ -16,7 +16,7 @@ import type { ExampleServer } from '../strategies/conformance.js'
 import { apiV2 } from './api-v2.js'
 
 const salt = 'durability-test-salt'
-const snapshot = 63_070_200
+const snapshot = 136_566_811
 const options = { credentials: ['gov-id', 'phone', 'biometrics'] }
 let world: ExampleServer & { env: Record<string, string> }
 let folder: string

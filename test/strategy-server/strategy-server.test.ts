@@ -21,7 +21,7 @@ import type { ExampleServer } from '../strategies/conformance.js'
 import { apiV2, ApiV2Error } from './api-v2.js'
 
 const salt = 'test-salt-of-this-run'
-const snapshot = 63_070_200
+const snapshot = 136_566_811
 let world: ExampleServer & { env: Record<string, string> }
 let server: RunningStrategyServer
 let folder: string

@@ -40,12 +40,12 @@ export type GatedWorld = {
   close(): Promise<void>
 }
 
-/** Starts the world: 80 voters of the demo world, the two token chains, the snapshot at hub block 63,070,200's time. */
+/** Starts the world: 80 voters of the demo world, the two token chains, the snapshot at hub block 136,566,811's time. */
 export async function startGatedWorld(): Promise<GatedWorld> {
   const server = await humanVerificationServing.start()
   const world = (server.voters(80) as Address[]).map((voter) => getAddress(voter))
-  // The snapshot's time: the hub chain's block 63,070,200 (the human-verification tests' snapshot).
-  const hubBlock = (await (server.provider('10') as Eip1193ProviderLike).request({ method: 'eth_getBlockByNumber', params: [numberToHex(63_070_200), false] })) as { timestamp: string }
+  // The snapshot's time: the hub chain's block 136,566,811 (the human-verification tests' snapshot).
+  const hubBlock = (await (server.provider('10') as Eip1193ProviderLike).request({ method: 'eth_getBlockByNumber', params: [numberToHex(136_566_811), false] })) as { timestamp: string }
   const time = Number(BigInt(hubBlock.timestamp))
   // Each row of the plan gets Human ID humans, Passport-only humans and others alike: the voters are
   // dealt to the rows group by group (the groups as human-verification judges them on the hub chain).
@@ -54,7 +54,7 @@ export async function startGatedWorld(): Promise<GatedWorld> {
     provider: server.provider('10'),
     addresses: world,
     options: { verifiedScore: 2, passportScore: 1, scorerId: 1 },
-    snapshot: 63_070_200,
+    snapshot: 136_566_811,
     context: server.context(),
   })
   const voters = [2, 1, 0].flatMap((group) => world.filter((voter) => groups[voter] === group))

@@ -19,7 +19,7 @@ let running: RunningServe
 let voters: Address[]
 let context: StrategyContext
 const now = () => Date.parse(conformanceWorldNow)
-const snapshot = 63_070_200 // an hour before the world's day, on the local chain (2 s blocks)
+const snapshot = 136_566_811 // an hour before the world's day, on the local chain (2 s blocks)
 
 beforeAll(async () => {
   running = await startServe({ port: 0, seed: 'demo', worldNow: conformanceWorldNow, now, chain: { port: 0 } })

@@ -16,7 +16,7 @@ import type { ExampleServer } from '../strategies/conformance.js'
 
 let server: ExampleServer
 let voters: string[]
-const snapshot = 63_070_200
+const snapshot = 136_566_811
 
 beforeAll(async () => {
   server = await humanVerificationServing.start()

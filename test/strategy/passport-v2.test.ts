@@ -182,7 +182,8 @@ describe('a later rescoring', () => {
     world.store.deleteStamps(wallet.later, world.store.stampRecords(wallet.later).map((record) => record.provider))
     expect(score(wallet.later, world.clock.now()).score).toBe('0.00000')
     expect((await run({ mode: 'weighted' }, voters)).scores).toEqual(before)
-    // Today, the rescoring shows.
+    // Today (one block time on: the latest block is at or before now), the rescoring shows.
+    world.clock.advance(2_000)
     expect((await run({ mode: 'weighted' }, [wallet.later], { snapshot: 'latest' })).scores).toEqual({ [wallet.later]: 0 })
 
     const cache = createStrategyCache({ now: world.clock.now })

@@ -10,6 +10,15 @@ import { createRandom, type Random } from '../random.js'
 import type { AttestationRow, DemoAccount, DemoStory, ScoreEvent, StampIssuer, SybilCluster, Verification, Wallet } from '../types.js'
 import type { worldMix } from './mix.js'
 import { stampIssuer } from './stamp-issuer.js'
+import { hubClocks } from '../../verify/rules.js'
+
+/**
+ * OP Mainnet's clock run back to block 0 (1475598777): block n of the world's Optimism is at
+ * `optimismGenesisTime + 2n`, the time OP Mainnet's block n has had since Bedrock (105,235,063 at
+ * 1686068903). A snapshot block of the demo world is then a block number OP Mainnet had at that
+ * time, and a strategy that maps a time to Optimism's block by the clock finds it here as there.
+ */
+const optimismGenesisTime = hubClocks['10'].timestamp - hubClocks['10'].block * hubClocks['10'].seconds
 
 /** A persona of a generated wallet outside the sybil clusters (see `worldMix.personas`). */
 export type Persona = keyof typeof worldMix.personas
@@ -52,7 +61,10 @@ export type Draft = {
   readonly nowMs: number
   readonly rng: Random
   readonly nowSec: number
+  /** Block 0 of the world's Optimism: OP Mainnet's clock run back, so the world's blocks carry OP Mainnet's numbers. */
   readonly genesisTime: number
+  /** Four years before now, at midnight: where the world's other chains' plausible heights count from. */
+  readonly startTime: number
   readonly blockTimeSeconds: number
   readonly wallets: Wallet[]
   readonly meta: WalletMeta[]
@@ -79,7 +91,8 @@ export function createDraft(seed: string, walletCount: number, nowMs: number): D
     nowMs,
     rng: createRandom(`personhood-world:v1:${seed}`),
     nowSec,
-    genesisTime: Math.floor((nowSec - 4 * 365 * 86400) / 86400) * 86400,
+    genesisTime: optimismGenesisTime,
+    startTime: Math.floor((nowSec - 4 * 365 * 86400) / 86400) * 86400,
     blockTimeSeconds: 2,
     wallets: [],
     meta: [],

@@ -8,8 +8,8 @@ import { worldMix } from './mix.js'
 
 /** Block of a stake update: the world's time base on Optimism; plausible heights elsewhere (mainnet 12 s, Arbitrum ~0.4 s). */
 export function blockAt(d: Draft, chain: number, timeSec: number): number {
-  const elapsed = timeSec - d.genesisTime
-  if (chain === optimismChainId) return Math.floor(elapsed / d.blockTimeSeconds)
+  if (chain === optimismChainId) return Math.floor((timeSec - d.genesisTime) / d.blockTimeSeconds)
+  const elapsed = timeSec - d.startTime
   if (chain === 42161) return 1_000_000 + Math.floor(elapsed * 2.5)
   return 12_600_000 + Math.floor(elapsed / 12)
 }
