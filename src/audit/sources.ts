@@ -27,19 +27,27 @@ import { stringifyJson } from '../utils/json.js'
  */
 export function readOnceClient(client: ChainClient): Eip1193ProviderLike {
   const inner = toPublicClient(client)
-  const answers = new Map<string, Promise<unknown>>()
+  const once = readOnce<unknown>()
   return {
     request(args) {
       const key = readOnceKey(args)
-      if (key === undefined) return inner.request(args as never)
-      let answer = answers.get(key)
-      if (answer === undefined) {
-        answer = inner.request(args as never) as Promise<unknown>
-        answers.set(key, answer)
-        answer.catch(() => answers.delete(key))
-      }
-      return answer
+      const read = () => inner.request(args as never) as Promise<unknown>
+      return key === undefined ? read() : once(key, read)
     },
+  }
+}
+
+/** Remembers each answer by its key, so it is asked once; a read that fails is not kept (the next one asks again). */
+function readOnce<T>(): (key: string, read: () => Promise<T>) => Promise<T> {
+  const answers = new Map<string, Promise<T>>()
+  return (key, read) => {
+    let answer = answers.get(key)
+    if (answer === undefined) {
+      answer = read()
+      answers.set(key, answer)
+      answer.catch(() => answers.delete(key))
+    }
+    return answer
   }
 }
 
@@ -56,19 +64,11 @@ function readOnceKey({ method, params }: { method: string; params?: unknown }): 
  * every batch of voters after the first is served the same pages.
  */
 export function readOnceAttestationIndex(index: AttestationIndexClient): AttestationIndexClient {
-  const pages = new Map<string, Promise<AttestationListingPageResult>>()
+  const once = readOnce<AttestationListingPageResult>()
   return {
     ...index,
-    getAttestationListingPage(parameters) {
-      const key = JSON.stringify([parameters.schemaId, parameters.attester, parameters.recipient ?? null, parameters.page ?? 1])
-      let page = pages.get(key)
-      if (page === undefined) {
-        page = index.getAttestationListingPage(parameters)
-        pages.set(key, page)
-        page.catch(() => pages.delete(key))
-      }
-      return page
-    },
+    getAttestationListingPage: (parameters) =>
+      once(JSON.stringify([parameters.schemaId, parameters.attester, parameters.recipient ?? null, parameters.page ?? 1]), () => index.getAttestationListingPage(parameters)),
   }
 }
 
@@ -78,20 +78,13 @@ export function readOnceAttestationIndex(index: AttestationIndexClient): Attesta
  * listing reads as one listing across the audit. Reads of one address go through.
  */
 export function readOnceScoreListing(registry: RegistryClient): RegistryClient {
-  const pages = new Map<string, Promise<ListScoresReturnType>>()
+  const once = readOnce<ListScoresReturnType>()
   return {
     ...registry,
     listScores(parameters) {
       if (parameters.address !== undefined) return registry.listScores(parameters)
       const { signal: _signal, ...page } = parameters
-      const key = stringifyJson(page, { sortKeys: true })
-      let answer = pages.get(key)
-      if (answer === undefined) {
-        answer = registry.listScores(parameters)
-        pages.set(key, answer)
-        answer.catch(() => pages.delete(key))
-      }
-      return answer
+      return once(stringifyJson(page, { sortKeys: true }), () => registry.listScores(parameters))
     },
   }
 }
