@@ -82,6 +82,7 @@ describe('personhood/audit', () => {
       'auditCsvChunks',
       'auditCsvColumns',
       'auditFiles',
+      'auditHtmlChunks',
       'auditJsonChunks',
       'auditTitle',
       'auditVoterLine',

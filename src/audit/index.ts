@@ -53,7 +53,7 @@ export {
 
 // The report
 export { auditFiles, auditJsonChunks, writeAuditOutputs } from './report/write.js'
-export { auditCsvChunks, auditCsvColumns, renderAuditHtml, renderAuditMarkdown, renderAuditSummaryTable } from './report/render.js'
+export { auditCsvChunks, auditCsvColumns, auditHtmlChunks, renderAuditHtml, renderAuditMarkdown, renderAuditSummaryTable } from './report/render.js'
 
 // The disk cache of answers fixed for a snapshot (what audit()'s cacheDir uses)
 export { createCachingFetch, type CacheStats, type CreateCachingFetchParameters } from '../http/cache.js'

@@ -1,6 +1,6 @@
 import { parse as parseCsv } from 'csv-parse/sync'
 import { describe, expect, test } from 'vitest'
-import { renderAuditCsv, renderAuditHtml, renderAuditMarkdown, renderAuditSummaryTable } from '../../src/audit/report/render.js'
+import { auditHtmlChunks, renderAuditCsv, renderAuditHtml, renderAuditMarkdown, renderAuditSummaryTable } from '../../src/audit/report/render.js'
 import { auditJsonChunks } from '../../src/audit/report/write.js'
 import { summarizeAudit } from '../../src/audit/summary.js'
 import type { AuditResult, AuditVoter } from '../../src/audit/types.js'
@@ -136,6 +136,9 @@ describe('rendering', () => {
     expect(data.power).toEqual(voters.map((voter) => voter.votingPower))
     const rows = /<tbody id="voter-rows">(.*?)<\/tbody>/s.exec(html)![1]!.match(/<tr>/g)!
     expect(rows).toHaveLength(50)
+    // Written in chunks, the voter data a column at a time (the page above is one chunk, each column another).
+    const chunks = [...auditHtmlChunks(big)]
+    expect(chunks).toContain(`,"address":${JSON.stringify(voters.map((voter) => voter.address))}`)
   })
 
   test('the HTML report escapes what voters and proposals wrote', () => {

@@ -5,7 +5,7 @@
 import { stringify as stringifyCsv } from 'csv-stringify/sync'
 import { methodLabel } from './charts.js'
 import { renderGatedOutcomeLines, renderGatedOutcomeMarkdown } from './gated.js'
-export { renderAuditHtml } from './html.js'
+export { auditHtmlChunks, renderAuditHtml } from './html.js'
 import { escapeMarkdown, sanitizeTerminal } from '../../utils/sanitize.js'
 import type { Colours } from '../../utils/colour.js'
 import { auditTitle, describeNetwork } from '../title.js'

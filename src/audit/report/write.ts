@@ -10,7 +10,7 @@ import { stringifyJson } from '../../utils/json.js'
 import { auditVoterLine } from '../lines.js'
 import { auditTitle } from '../title.js'
 import type { AuditResult } from '../types.js'
-import { auditCsvChunks, renderAuditHtml, renderAuditMarkdown } from './render.js'
+import { auditCsvChunks, auditHtmlChunks, renderAuditMarkdown } from './render.js'
 
 /** The files {@link writeAuditOutputs} writes. */
 export const auditFiles = ['audit.json', 'audit.csv', 'audit.md', 'audit.html'] as const
@@ -93,7 +93,7 @@ export function* auditJsonChunks(result: AuditResult): Generator<string> {
 
 /**
  * Writes `audit.json`, `audit.csv`, `audit.md` and `audit.html` into `dir` (created when missing; the
- * JSON and the CSV written voter by voter),
+ * JSON and the CSV written voter by voter, the HTML's voter data column by column),
  * each atomically (a reader never sees half a file) through a randomly named temporary file that
  * is created exclusively, so no planted symlink is followed.
  *
@@ -107,7 +107,7 @@ export function writeAuditOutputs(dir: string, result: AuditResult): string[] {
     'audit.json': auditJsonChunks(result),
     'audit.csv': auditCsvChunks(result),
     'audit.md': renderAuditMarkdown(result),
-    'audit.html': renderAuditHtml(result),
+    'audit.html': auditHtmlChunks(result),
   }
   return auditFiles.map((name) => {
     const path = join(dir, name)
