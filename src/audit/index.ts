@@ -31,6 +31,7 @@ export {
 // The result
 export { summarizeAudit, type SummarizeAuditParameters } from './summary.js'
 export { auditVoterLine } from './lines.js'
+export { auditTitle } from './title.js'
 export {
   verificationMethods,
   type AuditResult,
@@ -52,7 +53,7 @@ export {
 
 // The report
 export { auditFiles, auditJsonChunks, writeAuditOutputs } from './report/write.js'
-export { auditCsvChunks, auditCsvColumns, renderAuditHtml, renderAuditMarkdown, renderAuditSummaryTable } from './report/render.js'
+export { auditCsvChunks, auditCsvColumns, auditHtmlChunks, renderAuditHtml, renderAuditMarkdown, renderAuditSummaryTable } from './report/render.js'
 
 // What audit()'s cacheDir reports (the disk cache itself is internal)
 export type { CacheStats } from '../http/cache.js'

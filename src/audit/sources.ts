@@ -1,8 +1,8 @@
 /**
- * The sources of one audit: the JSON-RPC clients, the attestation index and the fetch every request
- * of the audit goes through. What cannot change while an audit runs is read once per audit, not once
- * per batch of voters: each chain's id (`eth_chainId`), the header of a numbered block, and the
- * attestation index's listing. Answers fixed for the snapshot may come from a disk cache (opened
+ * The sources of one audit: the JSON-RPC clients, the attestation index, the Passport clients and
+ * the fetch every request of the audit goes through. What an audit reads as it stands when the audit
+ * runs is read once per audit, not once per batch of voters: each chain's id (`eth_chainId`), the
+ * header of a numbered block, the attestation index's listing and the Passport score listing (C4). Answers fixed for the snapshot may come from a disk cache (opened
  * once the snapshot's block is known), and every request that reaches the network is counted.
  */
 import { createPublicClient, http } from 'viem'
@@ -11,7 +11,10 @@ import { toPublicClient } from '../chain/provider.js'
 import { createAttestationIndexClient, type AttestationIndexClient, type AttestationListingPageResult } from '../clients/attestation-index/index.js'
 import { defaultAttestationIndexBaseUrl } from '../clients/attestation-index/context.js'
 import { createCachingFetch, type CacheStats } from '../http/cache.js'
-import type { StrategyContext } from '../strategy/context.js'
+import type { PassportClient } from '../clients/passport.js'
+import type { ListScoresReturnType, RegistryClient } from '../clients/registry.js'
+import { createStrategyRuntime, getPassportSources, type StrategyContext } from '../strategy/context.js'
+import { stringifyJson } from '../utils/json.js'
 
 /**
  * A client that asks the node once per audit what cannot change during it: `eth_chainId`, and the
@@ -25,19 +28,27 @@ import type { StrategyContext } from '../strategy/context.js'
  */
 export function readOnceClient(client: ChainClient): Eip1193ProviderLike {
   const inner = toPublicClient(client)
-  const answers = new Map<string, Promise<unknown>>()
+  const once = readOnce<unknown>()
   return {
     request(args) {
       const key = readOnceKey(args)
-      if (key === undefined) return inner.request(args as never)
-      let answer = answers.get(key)
-      if (answer === undefined) {
-        answer = inner.request(args as never) as Promise<unknown>
-        answers.set(key, answer)
-        answer.catch(() => answers.delete(key))
-      }
-      return answer
+      const read = () => inner.request(args as never) as Promise<unknown>
+      return key === undefined ? read() : once(key, read)
     },
+  }
+}
+
+/** Remembers each answer by its key, so it is asked once; a read that fails is not kept (the next one asks again). */
+function readOnce<T>(): (key: string, read: () => Promise<T>) => Promise<T> {
+  const answers = new Map<string, Promise<T>>()
+  return (key, read) => {
+    let answer = answers.get(key)
+    if (answer === undefined) {
+      answer = read()
+      answers.set(key, answer)
+      answer.catch(() => answers.delete(key))
+    }
+    return answer
   }
 }
 
@@ -54,20 +65,41 @@ function readOnceKey({ method, params }: { method: string; params?: unknown }): 
  * every batch of voters after the first is served the same pages.
  */
 export function readOnceAttestationIndex(index: AttestationIndexClient): AttestationIndexClient {
-  const pages = new Map<string, Promise<AttestationListingPageResult>>()
+  const once = readOnce<AttestationListingPageResult>()
   return {
     ...index,
-    getAttestationListingPage(parameters) {
-      const key = JSON.stringify([parameters.schemaId, parameters.attester, parameters.recipient ?? null, parameters.page ?? 1])
-      let page = pages.get(key)
-      if (page === undefined) {
-        page = index.getAttestationListingPage(parameters)
-        pages.set(key, page)
-        page.catch(() => pages.delete(key))
-      }
-      return page
+    getAttestationListingPage: (parameters) =>
+      once(JSON.stringify([parameters.schemaId, parameters.attester, parameters.recipient ?? null, parameters.page ?? 1]), () => index.getAttestationListingPage(parameters)),
+  }
+}
+
+/**
+ * A registry client whose score listing pages (C4 without an address: by scorer, filters, size and
+ * offset) are read once: every batch of voters after the first is served the same pages, so the
+ * listing reads as one listing across the audit. Reads of one address go through.
+ */
+export function readOnceScoreListing(registry: RegistryClient): RegistryClient {
+  const once = readOnce<ListScoresReturnType>()
+  return {
+    ...registry,
+    listScores(parameters) {
+      if (parameters.address !== undefined) return registry.listScores(parameters)
+      const { signal: _signal, ...page } = parameters
+      return once(stringifyJson(page, { sortKeys: true }), () => registry.listScores(parameters))
     },
   }
+}
+
+/**
+ * The Passport clients of an audit, built once (the context's own when it gives both), or none
+ * when no API key is configured (a strategy without Passport needs none).
+ */
+function passportClientsOf(context: StrategyContext): { passport: PassportClient; registry: RegistryClient } | undefined {
+  const given = context.clients
+  if (given?.passport && given.registry) return { passport: given.passport, registry: given.registry }
+  if (!context.passport?.apiKey) return undefined
+  const { passport, registry } = getPassportSources(createStrategyRuntime({ ...context, deadlineMs: Infinity }), 'audit')
+  return { passport, registry }
 }
 
 /** Parameters of {@link createAuditSources}. */
@@ -132,6 +164,7 @@ export function createAuditSources(parameters: CreateAuditSourcesParameters): Au
         concurrency: context.concurrency ?? 4,
       }),
   )
+  const passport = passportClientsOf({ ...context, fetch: auditFetch })
   return {
     provider,
     hubChain,
@@ -139,7 +172,7 @@ export function createAuditSources(parameters: CreateAuditSourcesParameters): Au
       ...context,
       fetch: auditFetch,
       humanId: { ...context.humanId, ...(hubChain ? { hubChain } : {}) },
-      clients: { ...context.clients, attestationIndex },
+      clients: { ...context.clients, attestationIndex, ...(passport ? { passport: passport.passport, registry: readOnceScoreListing(passport.registry) } : {}) },
     },
     openCache({ dir, scope }) {
       const caching = createCachingFetch({ dir, scope, fetch: counted, ...(context.now ? { now: context.now } : {}) })

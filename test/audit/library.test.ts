@@ -16,7 +16,7 @@ type World = Awaited<ReturnType<typeof startChainWorld>>
 let world: World
 let dir: string
 let votesFile: string
-const snapshot = 63_070_200
+const snapshot = 136_566_811
 const options = { credentials: ['gov-id', 'phone', 'biometrics', 'clean-hands'], match: 'any', scorerId: 1 }
 let cli: AuditCommandResult
 let library: AuditReturnType

@@ -90,7 +90,7 @@ describe('runAudit', () => {
     expect(result.voters[0]!.verdicts[0]).not.toHaveProperty('evidence')
     writeAuditOutputs(dir, result)
     const json = readFileSync(join(dir, 'audit.json'), 'utf8')
-    const whole = { run: result.run, voters: result.voters.map((_, index) => auditVoterLine(result, index)), summary: result.summary, digest: result.digest }
+    const whole = { title: '2,600 votes on Ethereum at block 100', run: result.run, voters: result.voters.map((_, index) => auditVoterLine(result, index)), summary: result.summary, digest: result.digest }
     expect(whole.voters[2599]!.verdicts[0]!.evidence).toEqual({ blockNumber: '100', note: 'x'.repeat(400) })
     expect(json).toBe(`${stringifyJson(whole, { indent: 2 })}\n`)
     expect(json.length).toBeGreaterThan(2 << 20)
@@ -98,7 +98,7 @@ describe('runAudit', () => {
     expect(csv.split('\n').filter(Boolean)).toHaveLength(2601)
     expect(csv).toBe(renderAuditCsv(result))
     // Without voters, the JSON is still the same text.
-    const empty = { ...whole, voters: [] }
+    const empty = { ...whole, title: '0 votes on Ethereum at block 100', voters: [] }
     expect([...auditJsonChunks({ ...empty, evidence: undefined })].join('')).toBe(`${stringifyJson(empty, { indent: 2 })}\n`)
   })
 })
@@ -118,7 +118,7 @@ describe('writeAuditOutputs never writes through a planted link', () => {
       const result = await runAudit({ votes, run, judge: async () => judgments })
       writeAuditOutputs(out, result)
       expect(readFileSync(victim, 'utf8')).toBe('precious')
-      expect(readFileSync(join(out, 'audit.md'), 'utf8')).toMatch(/^# Audit of votes\.csv/)
+      expect(readFileSync(join(out, 'audit.md'), 'utf8')).toMatch(/^# Voter audit: 3 votes on Ethereum at block 100\n/)
       // No temporary file is left behind.
       expect(readdirSync(out).filter((name) => name.endsWith('.tmp') && !auditFiles.some((file) => name === `${file}.tmp`))).toEqual([])
       expect(existsSync(join(out, 'audit.json'))).toBe(true)

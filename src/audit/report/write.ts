@@ -8,8 +8,9 @@ import { join } from 'node:path'
 import { InvalidParameterError } from '../../errors/input.js'
 import { stringifyJson } from '../../utils/json.js'
 import { auditVoterLine } from '../lines.js'
+import { auditTitle } from '../title.js'
 import type { AuditResult } from '../types.js'
-import { auditCsvChunks, renderAuditHtml, renderAuditMarkdown } from './render.js'
+import { auditCsvChunks, auditHtmlChunks, renderAuditMarkdown } from './render.js'
 
 /** The files {@link writeAuditOutputs} writes. */
 export const auditFiles = ['audit.json', 'audit.csv', 'audit.md', 'audit.html'] as const
@@ -67,7 +68,8 @@ export function writeFileAtomic(path: string, text: string | Iterable<string>): 
 }
 
 /**
- * `audit.json` in chunks, one voter at a time: `run`, every voter's line with its verdicts' evidence
+ * `audit.json` in chunks, one voter at a time: `title` (what was audited, as the other files title
+ * it), `run`, every voter's line with its verdicts' evidence
  * (see `auditVoterLine`), `summary`, `digest` and `gated`, as `stringifyJson(…, { indent: 2 })`
  * writes them, without ever holding the text whole (at 100,000 voters it is near V8's string limit).
  */
@@ -75,7 +77,7 @@ export function* auditJsonChunks(result: AuditResult): Generator<string> {
   const indented = (value: unknown, by: string) => stringifyJson(value, { indent: 2 }).replace(/\n/g, `\n${by}`)
   // The audit's own fields, in this order; nothing else a caller carries along (audit()'s stats).
   const { run, voters, summary, digest, gated } = result
-  const entries = Object.entries({ run, voters, summary, digest, gated }).filter(([, value]) => value !== undefined)
+  const entries = Object.entries({ title: auditTitle(result), run, voters, summary, digest, gated }).filter(([, value]) => value !== undefined)
   yield '{'
   for (const [index, [key, value]] of entries.entries()) {
     yield `${index ? ',' : ''}\n  ${JSON.stringify(key)}: `
@@ -91,7 +93,7 @@ export function* auditJsonChunks(result: AuditResult): Generator<string> {
 
 /**
  * Writes `audit.json`, `audit.csv`, `audit.md` and `audit.html` into `dir` (created when missing; the
- * JSON and the CSV written voter by voter),
+ * JSON and the CSV written voter by voter, the HTML's voter data column by column),
  * each atomically (a reader never sees half a file) through a randomly named temporary file that
  * is created exclusively, so no planted symlink is followed.
  *
@@ -105,7 +107,7 @@ export function writeAuditOutputs(dir: string, result: AuditResult): string[] {
     'audit.json': auditJsonChunks(result),
     'audit.csv': auditCsvChunks(result),
     'audit.md': renderAuditMarkdown(result),
-    'audit.html': renderAuditHtml(result),
+    'audit.html': auditHtmlChunks(result),
   }
   return auditFiles.map((name) => {
     const path = join(dir, name)
