@@ -86,7 +86,6 @@ describe('personhood/audit', () => {
       'auditJsonChunks',
       'auditTitle',
       'auditVoterLine',
-      'createCachingFetch',
       'createSnapshotHubClient',
       'defaultAuditStrategy',
       'defaultNetwork',
