@@ -7,14 +7,22 @@
  *   errors, utils, version.ts, verify/rules.ts, verify/human-id-reader.ts
  *                            (the last two import nothing: they are copied into the score-api
  *                             folders, so any layer may use them)
- *   -> schemas -> http -> clients | chain -> verify -> strategy -> world
- *   -> audit | server | strategy-server | devchain -> cli
+ *   -> schemas -> http -> clients | chain -> verify -> strategy -> world -> devchain
+ *   -> audit | server | strategy-server -> cli
  *   entry points on top: src/index.ts (personhood) and src/strategies (personhood/strategies); each
  *   folder's index.ts is the entry point of that folder (personhood/server, /world, /cli, /devchain,
  *   /strategy-server) and follows its folder's rule.
  *
- * `world` (the demo world) sits under the server and the local chain, which are seeded from it. Two
- * folders on one line (clients | chain, audit | server | ...) do not import each other.
+ * `world` (the demo world) sits under the server and the local chain, which are seeded from it; the
+ * local chain (`devchain`) sits under the server, whose `startServe` starts it beside the server
+ * (`serve --chain`, loaded only then). Two folders on one line (clients | chain, audit | server |
+ * ...) do not import each other.
+ *
+ * Inside src/audit/ the audit's data walks one way: the caller (the CLI, a DAO tool) -> `audit.ts`
+ * (the pipeline) -> the strategy (`judge.ts`) -> the sources (`sources.ts`) -> the report
+ * (`report/`), which takes the result as data: nothing imports `audit.ts` but the entry point, the
+ * pipeline never imports the report, and the report imports only the audit's data shapes and their
+ * readers (`lines.ts`, `title.ts`).
  *
  * And no import cycle anywhere in src/ (type-only cycles included). Exceptions are named in
  * `exceptions` below, each with its reason; there are none today.
@@ -32,7 +40,7 @@ const allowed = {
   strategy: ['errors', 'utils', 'schemas', 'http', 'clients', 'chain', 'verify'],
   world: ['errors', 'utils', 'schemas', 'http', 'clients', 'chain', 'verify', 'strategy'],
   audit: ['errors', 'utils', 'schemas', 'http', 'clients', 'chain', 'verify', 'strategy'],
-  server: ['errors', 'utils', 'schemas', 'http', 'clients', 'chain', 'verify', 'strategy', 'world'],
+  server: ['errors', 'utils', 'schemas', 'http', 'clients', 'chain', 'verify', 'strategy', 'world', 'devchain'],
   'strategy-server': ['errors', 'utils', 'schemas', 'http', 'clients', 'chain', 'verify', 'strategy'],
   devchain: ['errors', 'utils', 'schemas', 'http', 'clients', 'chain', 'verify', 'strategy', 'world'],
   cli: ['errors', 'utils', 'schemas', 'http', 'clients', 'chain', 'verify', 'strategy', 'world', 'audit', 'server', 'strategy-server', 'devchain'],
@@ -82,6 +90,27 @@ module.exports = {
       comment: `src/index.ts (personhood) may import only ${rootEntryAllowed.join(', ')}: no server, demo world or CLI in the library.`,
       from: { path: '^src/index\\.ts$' },
       to: { path: '^src/', pathNot: [anyOf(rootEntryAllowed), ...everywhere] },
+    },
+    {
+      name: 'audit-pipeline-on-top',
+      severity: 'error',
+      comment: "src/audit/audit.ts runs the audit: only the entry point (src/audit/index.ts) and the layers above import it, never the pieces it calls.",
+      from: { path: '^src/audit/', pathNot: '^src/audit/(index|audit)\\.ts$' },
+      to: { path: '^src/audit/(index|audit)\\.ts$' },
+    },
+    {
+      name: 'audit-report-last',
+      severity: 'error',
+      comment: 'The report (src/audit/report/) renders an audit that is done: the pipeline never imports it.',
+      from: { path: '^src/audit/', pathNot: ['^src/audit/report/', '^src/audit/index\\.ts$'] },
+      to: { path: '^src/audit/report/' },
+    },
+    {
+      name: 'audit-report-takes-data',
+      severity: 'error',
+      comment: "The report renders the audit's data: it imports only the data shapes (src/audit/types.ts, votes.ts) and their readers (lines.ts, title.ts), errors and utils, never a source, a strategy or the pipeline.",
+      from: { path: '^src/audit/report/' },
+      to: { path: '^src/', pathNot: ['^src/audit/report/', '^src/audit/(types|votes|lines|title)\\.ts$', '^src/(errors|utils)/', ...everywhere] },
     },
     {
       name: 'layer-version',

@@ -149,7 +149,7 @@ async function afterRun(target: Endpoint): Promise<{ requests: number; methods: 
 async function runVerifier(target: Endpoint, addresses: Address[], blockNumber: bigint): Promise<Measurement> {
   await beforeRun(target)
   const start = performance.now()
-  const response = await verifyCredentials({ client: target.client, addresses, credentials, blockNumber })
+  const response = await verifyCredentials(target.client, { addresses, credentials, blockNumber })
   const ms = performance.now() - start
   const counted = await afterRun(target)
   const valid = Object.values(response.results).reduce((sum, entry) => sum + credentials.filter((credential) => entry[credential].valid).length, 0)

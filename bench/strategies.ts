@@ -8,7 +8,7 @@
  *
  *   npx tsx bench/strategies.ts            # WALLETS=20000 VOTERS=500,10000
  */
-import { startServe } from '../src/cli/serve.js'
+import { startServe } from '../src/server/index.js'
 import { createHumanIdClient } from '../src/clients/human-id/index.js'
 import { createPassportClient } from '../src/clients/passport/index.js'
 import { createRegistryClient } from '../src/clients/registry/index.js'

@@ -15,7 +15,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { startServe } from '../src/cli/serve.js'
+import { startServe } from '../src/server/index.js'
 import { startStrategyServer } from '../src/strategy-server/start.js'
 import { generateWorld } from '../src/world/generate/index.js'
 import { apiV2 } from '../test/strategy-server/api-v2.js'

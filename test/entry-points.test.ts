@@ -56,9 +56,48 @@ describe('the root entry point', () => {
     const manifest = JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { exports: Record<string, { import?: string }> }
     expect(Object.fromEntries(Object.entries(manifest.exports).map(([key, value]) => [key, value.import ?? value]))).toMatchObject({
       '.': './dist/index.js',
+      './audit': './dist/audit/index.js',
       './server': './dist/server/index.js',
       './world': './dist/world/index.js',
       './cli': './dist/cli/index.js',
     })
+  })
+})
+
+describe('personhood/audit', () => {
+  it('loads the audit and the library under it: no CLI, server, demo world or local chain', async () => {
+    const { files } = await graph('src/audit/index.ts')
+    expect(files.filter((file) => /^src\/(cli|server|world|devchain|strategy-server)\//.test(file))).toEqual([])
+    expect(files).toContain('src/audit/audit.ts')
+    expect(files).toContain('src/clients/snapshot-hub.ts')
+    expect(files).toContain('src/audit/report/write.ts')
+  })
+
+  it('names its exports one by one (no export *), and they are what a DAO tool needs', async () => {
+    const source = readFileSync(`${root}src/audit/index.ts`, 'utf8')
+    expect(source).not.toMatch(/export \*/)
+    const entry = await import('../src/audit/index.js')
+    expect(Object.keys(entry).sort()).toEqual([
+      'audit',
+      'auditCsvChunks',
+      'auditCsvColumns',
+      'auditFiles',
+      'auditHtmlChunks',
+      'auditJsonChunks',
+      'auditTitle',
+      'auditVoterLine',
+      'createSnapshotHubClient',
+      'defaultAuditStrategy',
+      'defaultNetwork',
+      'defaultSnapshotHubUrl',
+      'latestVotePerVoter',
+      'parseVotes',
+      'renderAuditHtml',
+      'renderAuditMarkdown',
+      'renderAuditSummaryTable',
+      'summarizeAudit',
+      'verificationMethods',
+      'writeAuditOutputs',
+    ])
   })
 })

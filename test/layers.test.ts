@@ -65,4 +65,26 @@ describe('the layering of src/', () => {
     // Downward imports are not reported.
     expect(output).not.toContain('src/clients/list.ts → src/errors/base.ts')
   }, 60_000)
+
+  it("fails when the audit's data walks back: a piece importing the pipeline, the pipeline importing the report, the report importing a source", () => {
+    const dir = tree('audit', {
+      'src/errors/base.ts': 'export class BaseError extends Error {}\n',
+      'src/clients/hub.ts': "export const hub = () => 'votes'\n",
+      'src/audit/types.ts': 'export type Result = { voters: number }\n',
+      'src/audit/audit.ts': "import { judge } from './judge.js'\nexport const audit = () => judge()\n",
+      'src/audit/judge.ts': "import type { Result } from './types.js'\nimport { render } from './report/html.js'\nexport const judge = (): Result => ({ voters: render().length })\n",
+      'src/audit/sources.ts': "import { audit } from './audit.js'\nexport const sources = audit\n",
+      'src/audit/report/html.ts': "import { hub } from '../../clients/hub.js'\nimport type { Result } from '../types.js'\nexport const render = (result?: Result) => hub() + String(result)\n",
+      'src/audit/index.ts': "export { audit } from './audit.js'\nexport { render } from './report/html.js'\n",
+    })
+    const { status, output } = check(dir)
+    expect(status).not.toBe(0)
+    expect(output).toContain('audit-pipeline-on-top: src/audit/sources.ts → src/audit/audit.ts')
+    expect(output).toContain('audit-report-last: src/audit/judge.ts → src/audit/report/html.ts')
+    expect(output).toContain('audit-report-takes-data: src/audit/report/html.ts → src/clients/hub.ts')
+    // The entry point, the pipeline calling its pieces, and the report reading the data shapes are fine.
+    expect(output).not.toContain('src/audit/index.ts →')
+    expect(output).not.toContain('src/audit/audit.ts → src/audit/judge.ts')
+    expect(output).not.toContain('src/audit/report/html.ts → src/audit/types.ts')
+  }, 60_000)
 })

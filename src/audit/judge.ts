@@ -124,7 +124,7 @@ export type CreateStrategyJudgeParameters = {
 
 /**
  * A judge that runs a strategy at the snapshot over the voters, in batches, and reads each voter's
- * answer into the audit's line.
+ * answer into the audit's line; it hands each batch on as soon as it is judged.
  *
  * @example
  * const judge = createStrategyJudge({ definition: humanVerificationStrategy, options, network: '1', provider, snapshot: 21_000_000n, context })
@@ -138,9 +138,10 @@ export function createStrategyJudge(parameters: CreateStrategyJudgeParameters): 
   // The report shows until when each credential holds: Human ID on chain reads the expiries too.
   const humanId = { expiries: true, ...parameters.context.humanId }
   const context: StrategyContext = { deadlineMs: Infinity, ...parameters.context, humanId, cache }
-  return async ({ addresses, onJudged }) => {
-    const judgments = new Map<string, AuditJudgment>()
+  return async function* ({ addresses, onJudged }) {
+    let judged = 0
     for (let start = 0; start < addresses.length; start += batchSize) {
+      const judgments = new Map<string, AuditJudgment>()
       const batch = addresses.slice(start, start + batchSize)
       const run = await runStrategy(parameters.definition, {
         network: parameters.network,
@@ -157,8 +158,10 @@ export function createStrategyJudge(parameters: CreateStrategyJudgeParameters): 
         const entries = stamps?.get(address.toLowerCase())
         judgments.set(address.toLowerCase(), entries ? { ...judgment, stamps: entries } : judgment)
       }
-      onJudged?.(judgments.size)
+      judged += judgments.size
+      // Each batch is handed on as it is judged (the audit keeps compact lines of it, not these objects).
+      yield judgments
+      onJudged?.(judged)
     }
-    return judgments
   }
 }

@@ -2,16 +2,13 @@
  * An audit from votes to report: judge every voter at the snapshot, join the verdicts, summarize,
  * and seal the result with a digest that is the same on every re-run.
  */
-import { createHash, randomBytes } from 'node:crypto'
-import { closeSync, constants, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs'
-import { join } from 'node:path'
+import { createHash } from 'node:crypto'
 import type { Address } from 'viem'
 import { AuditIncompleteError } from '../errors/audit.js'
-import { InvalidParameterError } from '../errors/input.js'
 import { stringifyJson } from '../utils/json.js'
 import { findLinkedWallets, type StampEntries } from './linked.js'
-import { auditCsvChunks, renderAuditHtml, renderAuditMarkdown } from './render.js'
 import { summarizeAudit } from './summary.js'
+import { auditVoterLine, createEvidencePacker, createVerdictTable } from './lines.js'
 import type { AuditResult, AuditRun, AuditSourceVerdict, AuditVoter, VerificationMethod } from './types.js'
 import type { AuditVote } from './votes.js'
 
@@ -28,10 +25,13 @@ export type AuditJudgment = {
 }
 
 /**
- * Judges voters at the audit's snapshot. It must answer for every address it is given, or throw:
- * an audit never presents a partial result as complete.
+ * Judges voters at the audit's snapshot, a batch at a time (or all at once): every address it is
+ * given must be answered, or it throws; an audit never presents a partial result as complete.
  */
-export type AuditJudge = (parameters: { addresses: readonly Address[]; onJudged?: ((count: number) => void) | undefined }) => Promise<ReadonlyMap<string, AuditJudgment>>
+export type AuditJudge = (parameters: {
+  addresses: readonly Address[]
+  onJudged?: ((count: number) => void) | undefined
+}) => AsyncIterable<ReadonlyMap<string, AuditJudgment>> | Promise<ReadonlyMap<string, AuditJudgment>>
 
 /** Parameters of {@link runAudit}. */
 export type RunAuditParameters = {
@@ -44,7 +44,9 @@ export type RunAuditParameters = {
 }
 
 /**
- * Runs an audit.
+ * Runs an audit: each batch of judgments is turned into compact lines as it comes (verdicts
+ * shared, evidence packed: see `lines.ts`) and let go, so memory grows by a few hundred bytes a
+ * voter, not by the judgments' objects.
  *
  * @throws whatever the judge throws (a source that failed): never a partial result.
  * @throws {AuditIncompleteError} when the judge leaves a voter unanswered.
@@ -52,33 +54,47 @@ export type RunAuditParameters = {
 export async function runAudit(parameters: RunAuditParameters): Promise<AuditResult> {
   const { votes, run } = parameters
   const addresses = votes.map((vote) => vote.voter)
-  const judgments = await parameters.judge({ addresses, onJudged: parameters.onJudged })
-  const missing = addresses.filter((address) => !judgments.has(address.toLowerCase()))
+  const place = new Map(addresses.map((address, index) => [address.toLowerCase(), index]))
+  const lines: (AuditVoter | undefined)[] = new Array(votes.length)
+  const evidence = createEvidencePacker(votes.length)
+  const verdicts = createVerdictTable()
+  const stamps = new Map<Address, StampEntries>()
+  const judged = parameters.judge({ addresses, onJudged: parameters.onJudged })
+  for await (const batch of Symbol.asyncIterator in judged ? judged : [await judged]) {
+    for (const [key, judgment] of batch) {
+      const index = place.get(key)
+      if (index === undefined) continue
+      const vote = votes[index]!
+      lines[index] = {
+        address: vote.voter,
+        choice: vote.choice,
+        votingPower: vote.votingPower,
+        eligible: judgment.eligible,
+        method: judgment.method,
+        score: judgment.score,
+        ...(judgment.passport ? { passport: judgment.passport } : {}),
+        verdicts: judgment.verdicts.map(({ evidence: _evidence, ...verdict }) => verdicts.intern(verdict)),
+        linked: [],
+      }
+      evidence.set(index, judgment.verdicts.map((verdict) => verdict.evidence))
+      if (judgment.stamps) stamps.set(vote.voter, compactStamps(judgment.stamps))
+    }
+  }
+  const missing = addresses.filter((_, index) => lines[index] === undefined)
   if (missing.length) throw new AuditIncompleteError({ addresses: missing, reason: `the judge left ${missing.length} voters unanswered.` })
 
-  const stamps = new Map<Address, StampEntries>()
-  for (const address of addresses) {
-    const entries = judgments.get(address.toLowerCase())!.stamps
-    if (entries) stamps.set(address, entries)
-  }
-  const linked = findLinkedWallets(stamps)
-
-  const voters: AuditVoter[] = votes.map((vote) => {
-    const judgment = judgments.get(vote.voter.toLowerCase())!
-    return {
-      address: vote.voter,
-      choice: vote.choice,
-      votingPower: vote.votingPower,
-      eligible: judgment.eligible,
-      method: judgment.method,
-      score: judgment.score,
-      ...(judgment.passport ? { passport: judgment.passport } : {}),
-      verdicts: judgment.verdicts,
-      linked: linked.get(vote.voter.toLowerCase()) ?? [],
-    }
-  })
+  const voters = lines.map((line) => line!)
+  for (const [key, signals] of findLinkedWallets(stamps)) voters[place.get(key)!]!.linked = signals
   const summary = summarizeAudit({ voters, choices: run.proposal?.choices ?? run.choices, type: run.proposal?.type ?? run.type, threshold: parameters.threshold })
-  return { run, voters, summary, digest: auditDigest(run, voters) }
+  const sealed = { run, voters, evidence: evidence.done() }
+  return { ...sealed, summary, digest: auditDigest(sealed) }
+}
+
+/** What linking reads of a voter's stamps (dedup, expiry, the wallet named), the rest let go. */
+function compactStamps(entries: StampEntries): StampEntries {
+  return Object.fromEntries(
+    Object.entries(entries).map(([provider, entry]) => [provider, { dedup: entry.dedup, expiration_date: entry.expiration_date, ...(entry.source_wallet ? { source_wallet: entry.source_wallet } : {}) }]),
+  )
 }
 
 /** JSON with object keys sorted and bigints as decimal strings: one text for one value. */
@@ -104,110 +120,11 @@ function withoutIncidental(value: unknown): unknown {
  * votes came from, which version of the package ran, and block hashes (a local chain started
  * again has other hashes for the same state), so the same audit seals the same way on every re-run.
  */
-export function auditDigest(run: AuditRun, voters: readonly AuditVoter[]): string {
-  const { packageVersion: _version, votesSource: _source, ...asked } = run
+export function auditDigest(result: Pick<AuditResult, 'run' | 'voters' | 'evidence'>): string {
+  const { packageVersion: _version, votesSource: _source, ...asked } = result.run
   // The hash of canonicalJson({ asked, voters }), fed voter by voter ("asked" sorts before
   // "voters"): the same digest without the whole text as one string.
   const hash = createHash('sha256').update(`{"asked":${canonicalJson(asked)},"voters":[`)
-  voters.forEach((voter, index) => hash.update(`${index ? ',' : ''}${canonicalJson(withoutIncidental(voter))}`))
+  for (let index = 0; index < result.voters.length; index++) hash.update(`${index ? ',' : ''}${canonicalJson(withoutIncidental(auditVoterLine(result, index)))}`)
   return hash.update(']}').digest('hex')
-}
-
-/** The files {@link writeAuditOutputs} writes. */
-export const auditFiles = ['audit.json', 'audit.csv', 'audit.md', 'audit.html'] as const
-
-/**
- * Checks that `dir` can hold the report: a folder, or nothing yet.
- *
- * @throws {InvalidParameterError} (`--out`) when it names a file or anything else that is not a folder.
- */
-export function checkOutputFolder(dir: string): void {
-  let stats
-  try {
-    stats = statSync(dir)
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return
-    throw new InvalidParameterError({ parameter: '--out', reason: `${dir} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'unknown error'}).`, cause: error as Error })
-  }
-  if (!stats.isDirectory()) throw new InvalidParameterError({ parameter: '--out', reason: `${dir} exists and is not a folder: give a folder for the report's files.` })
-}
-
-/**
- * Writes `text` (one string, or chunks written one after the other, so a large file never has to
- * be one string) to `path` atomically and without following a link an attacker planted: through a
- * temporary file with a random name beside it, created exclusively (`O_CREAT | O_EXCL`, which
- * never follows a symlink), then renamed over `path` (a rename replaces a link, it does not write
- * through it).
- */
-export function writeFileAtomic(path: string, text: string | Iterable<string>): void {
-  const temporary = `${path}.${randomBytes(8).toString('hex')}.tmp`
-  const descriptor = openSync(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o644)
-  try {
-    if (typeof text === 'string') writeSync(descriptor, text)
-    else {
-      // Chunks are gathered to about 1 MB per write: few system calls, little memory.
-      let pending: string[] = []
-      let size = 0
-      for (const chunk of text) {
-        pending.push(chunk)
-        size += chunk.length
-        if (size >= 1 << 20) {
-          writeSync(descriptor, pending.join(''))
-          pending = []
-          size = 0
-        }
-      }
-      if (pending.length) writeSync(descriptor, pending.join(''))
-    }
-  } catch (error) {
-    closeSync(descriptor)
-    unlinkSync(temporary)
-    throw error
-  }
-  closeSync(descriptor)
-  renameSync(temporary, path)
-}
-
-/**
- * `audit.json` in chunks, one voter at a time: the same text as `stringifyJson(result, { indent: 2 })`
- * without ever holding it whole (at 100,000 voters that text is near V8's string limit).
- */
-export function* auditJsonChunks(result: AuditResult): Generator<string> {
-  const indented = (value: unknown, by: string) => stringifyJson(value, { indent: 2 }).replace(/\n/g, `\n${by}`)
-  const entries = Object.entries(result).filter(([, value]) => value !== undefined)
-  yield '{'
-  for (const [index, [key, value]] of entries.entries()) {
-    yield `${index ? ',' : ''}\n  ${JSON.stringify(key)}: `
-    if (key === 'voters' && Array.isArray(value) && value.length) {
-      yield '['
-      for (const [at, voter] of value.entries()) yield `${at ? ',' : ''}\n    ${indented(voter, '    ')}`
-      yield '\n  ]'
-    } else yield indented(value, '  ')
-  }
-  yield entries.length ? '\n}\n' : '}\n'
-}
-
-/**
- * Writes `audit.json`, `audit.csv`, `audit.md` and `audit.html` into `dir` (created when missing; the
- * JSON and the CSV written voter by voter),
- * each atomically (a reader never sees half a file) through a randomly named temporary file that
- * is created exclusively, so no planted symlink is followed.
- *
- * @throws {InvalidParameterError} when `dir` is a file.
- * @returns the paths written.
- */
-export function writeAuditOutputs(dir: string, result: AuditResult): string[] {
-  checkOutputFolder(dir)
-  mkdirSync(dir, { recursive: true })
-  const contents: Record<(typeof auditFiles)[number], string | Iterable<string>> = {
-    'audit.json': auditJsonChunks(result),
-    'audit.csv': auditCsvChunks(result),
-    'audit.md': renderAuditMarkdown(result),
-    'audit.html': renderAuditHtml(result),
-  }
-  return auditFiles.map((name) => {
-    const path = join(dir, name)
-    writeFileAtomic(path, contents[name])
-    return path
-  })
 }

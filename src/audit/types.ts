@@ -9,6 +9,7 @@ import type { VoteChoice } from './votes.js'
 
 /** What can make a voter eligible, in the fallback policy's order. */
 export const verificationMethods = ['gov-id', 'phone', 'biometrics', 'clean-hands', 'passport'] as const
+/** One of {@link verificationMethods}. */
 export type VerificationMethod = (typeof verificationMethods)[number]
 
 /** Where a Passport score came from: the scorer's listing, the score history, a live read, or nowhere (never scored). */
@@ -128,10 +129,29 @@ export type AuditSummary = {
   clusters: { addresses: Address[]; voters: number; votingPower: number }[]
 }
 
+/**
+ * Every voter's verdict evidence, by the voter's place in `voters`, packed apart from the lines
+ * (see `lines.ts`): `voters` holds each verdict without it.
+ */
+export type AuditEvidence = {
+  /** Voters held. */
+  readonly size: number
+  /** Bytes the packed evidence takes. */
+  readonly bytes: number
+  /**
+   * The evidence of each verdict of the voter at `index`, in the order of its verdicts (undefined
+   * for a verdict that has none), as JSON values (bigints as decimal strings).
+   */
+  of(index: number): unknown[]
+}
+
 /** The whole audit. */
 export type AuditResult = {
   run: AuditRun
+  /** Every voter's line; with `evidence`, the verdicts' evidence is there, not in the lines (see `auditVoterLine`). */
   voters: AuditVoter[]
+  /** The verdicts' evidence, packed (an audit returns it; a result built by hand may carry evidence in its lines instead). */
+  evidence?: AuditEvidence | undefined
   summary: AuditSummary
   /** SHA-256 of the run and the voters' lines: the same on every re-run of the same audit. */
   digest: string

@@ -9,26 +9,13 @@ import { parseTree, printParseErrorCode, type Node, type ParseError } from 'json
 import type { Address } from 'viem'
 import { VotesFileError } from '../errors/audit.js'
 import { checksumAddress, isValidAddress } from '../utils/address.js'
+import type { SnapshotVote, SnapshotVoteChoice } from '../clients/snapshot-hub.js'
 
-/**
- * A vote's choice as Snapshot records it: a 1-based choice index (single-choice, basic), a list of
- * indices (approval, ranked-choice: most preferred first), or weights by 1-based index as a string
- * key (weighted, quadratic).
- */
-export type VoteChoice = number | readonly number[] | Readonly<Record<string, number>>
+/** A vote's choice as Snapshot records it (see {@link SnapshotVoteChoice}). */
+export type VoteChoice = SnapshotVoteChoice
 
-/** One vote, as the audit reads it. */
-export type AuditVote = {
-  /** The voter, EIP-55. */
-  voter: Address
-  choice: VoteChoice
-  /** Voting power as the proposal's strategies counted it. */
-  votingPower: number
-  /** Unix seconds, when known. */
-  created?: number | undefined
-  /** The hub's vote id (or IPFS hash), when known. */
-  id?: string | undefined
-  reason?: string | undefined
+/** One vote, as the audit reads it: the hub's vote, and where it stands in its file. */
+export type AuditVote = SnapshotVote & {
   /** Where the vote stands in its file (1-based), for messages. */
   line?: number | undefined
 }

@@ -51,7 +51,7 @@ export const universalActionId: bigint = defaultActionId
  * Multicall3's address, the same on every chain that matters.
  *
  * @example
- * import { multicall3Address } from 'personhood'
+ * import { multicall3Address } from './constants.js'
  * multicall3Address // '0xcA11bde05977b3631167028862bE2a173976CA11'
  */
 export const multicall3Address: Address = rules.multicall3Address

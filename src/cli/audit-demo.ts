@@ -12,7 +12,8 @@ import { checksumAddress } from '../utils/address.js'
 import { generateWorld } from '../world/generate/index.js'
 import type { World } from '../world/types.js'
 import { runAuditCommand, type AuditCommandIo, type AuditCommandResult } from './audit.js'
-import { serveEnvironment, startServe } from './serve.js'
+import { startServe } from '../server/start.js'
+import { serveEnvironment } from './serve.js'
 
 /** The demo proposal's choices. */
 export const demoChoices = ['For', 'Against', 'Abstain'] as const
@@ -80,7 +81,7 @@ export function demoVotesCsv(votes: readonly DemoVote[]): string {
  * CLI's own code path, everything stopped.
  *
  * @example
- * import { runAuditDemo } from 'personhood/cli'
+ * import { runAuditDemo } from './audit-demo.js'
  * const { result, out } = await runAuditDemo({ out: 'personhood-demo' })
  * console.log(result.summary.unverifiedShare, out)
  */

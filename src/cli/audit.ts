@@ -1,37 +1,24 @@
 /**
- * `personhood audit`: who voted, which of them were unique humans at the snapshot and by what
- * evidence, which wallets look like one person, and whether the outcome changes when only verified
- * humans count. The voters are judged by the strategy the space votes with (default
- * `human-verification`), at the proposal's snapshot. Before any verdict it checks each RPC's chain
- * id and the block's time; answers that cannot change for the snapshot are cached on disk (keyed by
- * chain and block), so an interrupted run resumes and a re-run asks only for current state.
+ * `personhood audit`: the flags read, then `audit()` of `personhood/audit`, then the report
+ * written and the summary printed. What the audit does (judging, checks, the disk cache) is in
+ * src/audit/; this file only turns flags and files into its parameters, and its result into files,
+ * lines and an exit code.
  */
 import { readFileSync } from 'node:fs'
 import { basename, join, resolve } from 'node:path'
-import { createCachingFetch, type CacheStats } from '../audit/cache.js'
-import { createSnapshotHubClient, defaultSnapshotHubUrl, type SnapshotProposal } from '../audit/hub.js'
-import { readHumanGatedAudit, summarizeGatedOutcome } from '../audit/gated.js'
-import { createStrategyJudge } from '../audit/judge.js'
-import { renderAuditSummaryTable } from '../audit/render.js'
-import type { Colours } from '../utils/colour.js'
-import { auditFiles, checkOutputFolder, runAudit, writeAuditOutputs } from '../audit/run.js'
-import { createHistoryStampReader } from '../audit/stamps.js'
-import type { AuditResult, AuditRun } from '../audit/types.js'
-import { latestVotePerVoter, parseVotes, type AuditVote } from '../audit/votes.js'
+import { audit } from '../audit/audit.js'
+import { renderAuditSummaryTable } from '../audit/report/render.js'
+import { auditFiles, checkOutputFolder, writeAuditOutputs } from '../audit/report/write.js'
+import type { AuditResult } from '../audit/types.js'
+import { parseVotes, type AuditVote } from '../audit/votes.js'
 import { ConfigFileError } from '../errors/audit.js'
 import { InvalidParameterError, UsageError } from '../errors/input.js'
-import { createStrategyRuntime, getPassportSources } from '../strategy/context.js'
-import { resolveSnapshot } from '../strategy/snapshot.js'
-import { humanGatedStrategy } from '../strategy/human-gated.js'
-import { humanVerificationStrategy } from '../strategy/human-verification.js'
+import type { CacheStats } from '../http/cache.js'
 import { findStrategyDefinition, strategyDefinitions } from '../strategy/registry.js'
-import { parseBlockNumber } from '../utils/parse.js'
-import { version } from '../version.js'
-import { checkBlockTime, checkCommandChains, commandProvider, commandStrategyContext, type SourceFlags } from './context.js'
-import { createProgress } from './progress.js'
-
-/** The strategy an audit judges with when no `--config` names one. */
-export const defaultAuditStrategy = 'human-verification'
+import type { Colours } from '../utils/colour.js'
+import { parseBlockNumber, parseNetwork } from '../utils/parse.js'
+import { commandRpcUrl, commandStrategyContext, type SourceFlags } from './context.js'
+import { createProgress, type Progress } from './progress.js'
 
 /** A `--config` file: the strategy and its options, as a space configures them. */
 export type AuditConfig = { strategy: string; options: Record<string, unknown> }
@@ -125,108 +112,59 @@ export type AuditCommandIo = {
  * @throws {StrategySourceError} (or another typed error) when a source fails: never a partial result.
  */
 export async function runAuditCommand(options: AuditCommandOptions, io: AuditCommandIo): Promise<AuditCommandResult> {
+  // Everything the flags say is checked before any request.
   if ((options.votes === undefined) === (options.proposal === undefined)) {
     throw new InvalidParameterError({ parameter: '--votes/--proposal', reason: 'Give exactly one: --votes <file.json|file.csv> or --proposal <id>.' })
   }
   const out = resolve(options.out)
   checkOutputFolder(out)
-  // The hub's votes are current state (an open proposal gains votes): never read from the disk cache.
-  const direct: typeof fetch = io.fetch ?? fetch
-  const now = io.now ?? Date.now
+  const votes: AuditVote[] | undefined = options.votes === undefined ? undefined : parseVotes({ text: readVotesFile(options.votes), file: options.votes })
+  const config = options.config !== undefined ? readAuditConfig(options.config) : undefined
+  if (options.network !== undefined) parseNetwork(options.network, '--network')
+  if (options.snapshot === undefined && options.proposal === undefined) throw new UsageError({ option: '--snapshot', reason: 'A votes file names no snapshot: give --snapshot <block>.' })
+  if (options.snapshot !== undefined) parseBlockNumber(options.snapshot, '--snapshot')
+  const rpcUrl = commandRpcUrl({ flags: options, env: io.env, network: options.network })
+  const cacheDir = options.cache === false ? undefined : resolve(options.cacheDir ?? join(out, 'cache'))
 
-  // The votes, and what the proposal says of the vote.
-  let votes: AuditVote[]
-  let proposal: SnapshotProposal | undefined
-  let votesSource: string
-  let duplicates = 0
-  if (options.proposal !== undefined) {
-    const hub = createSnapshotHubClient({ url: options.hub ?? defaultSnapshotHubUrl, fetch: direct })
-    proposal = await hub.getProposal({ id: options.proposal })
-    const read = await hub.getVotes({ proposal: proposal.id })
-    votesSource = hub.url
-    ;({ votes, duplicates } = latestVotePerVoter(read))
-  } else {
-    const file = options.votes!
-    ;({ votes, duplicates } = latestVotePerVoter(parseVotes({ text: readVotesFile(file), file })))
-    votesSource = basename(file)
-  }
-
-  const config = options.config !== undefined ? readAuditConfig(options.config) : configFromProposal(proposal)
-  // human-gated: the inner strategies are not called (the export records the power); the voters
-  // are judged by its human test, and the mode is applied to the recorded power afterwards.
-  const gated = config.strategy === humanGatedStrategy.name ? readHumanGatedAudit(config.options) : undefined
-  const definition = gated ? humanVerificationStrategy : findStrategyDefinition(config.strategy)!
-  const judgeOptions = gated ? gated.humanTest : config.options
-  const network = options.network ?? proposal?.network ?? '1'
-  if (!/^[0-9]{1,12}$/.test(network)) throw new InvalidParameterError({ parameter: '--network', reason: `Expected a chain id, got "${network.slice(0, 20)}".` })
-  const snapshotText = options.snapshot ?? proposal?.snapshot.toString()
-  if (snapshotText === undefined) throw new UsageError({ option: '--snapshot', reason: 'A votes file names no snapshot: give --snapshot <block>.' })
-  const snapshot = parseBlockNumber(snapshotText, '--snapshot')
-
-  // Every RPC serves the chain it stands for, and the block is not dated ahead of the clock.
-  const { provider: directProvider, url: rpcUrl } = commandProvider({ flags: options, env: io.env, network, fetch: direct })
-  const directContext = commandStrategyContext({ flags: options, env: io.env })
-  await checkCommandChains({ rpcUrl, network, hubChain: directContext.humanId?.hubChain, fetch: direct })
-  const resolved = await resolveSnapshot({ provider: directProvider, snapshot, network })
-  checkBlockTime({ blockNumber: resolved.blockNumber, timestamp: resolved.timestamp, network, now: now() })
-
-  // The disk cache keeps only answers fixed for this chain and block (see createCachingFetch).
-  const cacheDir = resolve(options.cacheDir ?? join(out, 'cache'))
-  const caching = options.cache === false ? null : createCachingFetch({ dir: cacheDir, scope: { chainId: network, blockNumber: resolved.blockNumber }, now, ...(io.fetch ? { fetch: io.fetch } : {}) })
-  const fetcher: typeof fetch = caching?.fetch ?? direct
-  const { provider } = commandProvider({ flags: options, env: io.env, network, fetch: fetcher })
-  const progress = createProgress({ label: 'Judging voters', total: votes.length, stream: io.stderr, ...(io.now ? { now: io.now } : {}) })
-  const context = commandStrategyContext({ flags: options, env: io.env, fetch: fetcher, now: io.now, onWait: (waitMs, budget) => progress.waiting(waitMs, budget) })
-  if (duplicates > 0) io.log(`${duplicates} earlier ${duplicates === 1 ? 'vote was' : 'votes were'} replaced by the same voter's latest vote (as Snapshot counts them).`)
-
-  const run: AuditRun = {
-    packageVersion: version,
-    strategy: config.strategy,
-    options: config.options,
-    network,
-    snapshot: resolved.blockNumber.toString(),
-    blockTimestamp: resolved.timestamp,
-    ...(proposal ? { proposal: { id: proposal.id, title: proposal.title, type: proposal.type, choices: proposal.choices, space: proposal.space.id } } : {}),
-    votesSource,
-    ...(proposal === undefined && options.choices ? { choices: options.choices } : {}),
-    ...(proposal === undefined && options.type ? { type: options.type } : {}),
-  }
-  const readStamps =
-    options.linkedWallets === false
-      ? undefined
-      : (() => {
-          const runtime = createStrategyRuntime({ ...context, deadlineMs: Infinity })
-          const sources = getPassportSources(runtime, definition.name)
-          const scorerId = String((config.options.scorerId as number | string | undefined) ?? context.passport?.scorerId ?? '')
-          return scorerId ? createHistoryStampReader({ passport: sources.passport, scorerId, at: resolved.timestamp }) : undefined
-        })()
-  const judge = createStrategyJudge({ definition, options: judgeOptions, network, provider, snapshot: resolved.blockNumber, context, readStamps })
-  let result: AuditResult
+  let progress: Progress | undefined
+  const context = commandStrategyContext({ flags: options, env: io.env, fetch: io.fetch, now: io.now, onWait: (waitMs, budget) => progress?.waiting(waitMs, budget) })
   let judged = 0
+  let result
   try {
-    result = await runAudit({
-      votes,
-      run,
-      judge,
-      onJudged: (count) => {
+    result = await audit({
+      ...(votes ? { votes, votesSource: basename(options.votes!) } : { proposal: options.proposal!, hub: options.hub }),
+      ...(config ? { strategy: config.strategy, options: config.options } : {}),
+      network: options.network,
+      snapshot: options.snapshot,
+      provider: rpcUrl,
+      context,
+      choices: options.choices,
+      type: options.type,
+      linkedWallets: options.linkedWallets,
+      cacheDir,
+      endpointNames: { provider: '--rpc', hubChain: '--hub-chain-rpc' },
+      onProgress: ({ judged: count, total }) => {
+        progress ??= createProgress({ label: 'Judging voters', total, stream: io.stderr, ...(io.now ? { now: io.now } : {}) })
         progress.tick(count - judged)
         judged = count
       },
     })
   } finally {
-    progress.done()
+    progress?.done()
   }
-  if (gated) result = { ...result, gated: summarizeGatedOutcome(result, gated) }
-  const files = writeAuditOutputs(out, result)
-  for (const line of renderAuditSummaryTable(result, { colours: io.colours }).split('\n')) io.log(line)
+  const { stats, ...data } = result
+  const replaced = stats.replacedVotes
+  if (replaced > 0) io.log(`${replaced} earlier ${replaced === 1 ? 'vote was' : 'votes were'} replaced by the same voter's latest vote (as Snapshot counts them).`)
+  const files = writeAuditOutputs(out, data)
+  for (const line of renderAuditSummaryTable(data, { colours: io.colours }).split('\n')) io.log(line)
   io.log('')
   io.log(`Wrote ${auditFiles.map((name) => join(options.out, name)).join(', ')}`)
-  if (caching) io.log(`Requests: ${caching.stats.misses + caching.stats.uncacheable} sent, ${caching.stats.hits} answered from the cache (${options.cacheDir ?? join(options.out, 'cache')}).`)
-  const policyFailed = options.failIfUnverifiedShare !== undefined && result.summary.unverifiedShare > options.failIfUnverifiedShare
+  if (cacheDir !== undefined) io.log(`Requests: ${stats.requests.sent} sent, ${stats.requests.fromCache} answered from the cache (${options.cacheDir ?? join(options.out, 'cache')}).`)
+  const policyFailed = options.failIfUnverifiedShare !== undefined && data.summary.unverifiedShare > options.failIfUnverifiedShare
   if (policyFailed) {
-    io.log(`Unverified voters: ${result.summary.unverifiedShare.toFixed(1)}%, above --fail-if-unverified-share ${options.failIfUnverifiedShare}%.`)
+    io.log(`Unverified voters: ${data.summary.unverifiedShare.toFixed(1)}%, above --fail-if-unverified-share ${options.failIfUnverifiedShare}%.`)
   }
-  return { result, files, cache: caching?.stats ?? null, policyFailed }
+  return { result: data, files, cache: stats.cache, policyFailed }
 }
 
 function readVotesFile(file: string): string {
@@ -236,11 +174,3 @@ function readVotesFile(file: string): string {
     throw new InvalidParameterError({ parameter: '--votes', reason: `${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)}).` })
   }
 }
-
-/** The proposal's own strategy when it votes with one of this package's, else the default. */
-function configFromProposal(proposal: SnapshotProposal | undefined): AuditConfig {
-  const own = proposal?.strategies.find((strategy) => findStrategyDefinition(strategy.name))
-  if (own) return readConfigValue({ strategy: own.name, options: own.params ?? {} }, `the proposal's strategy ${own.name}`)
-  return { strategy: defaultAuditStrategy, options: {} }
-}
-

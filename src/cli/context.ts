@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { createPublicClient, http } from 'viem'
-import { BlockInFutureError, ChainMismatchError, ChainReadError } from '../errors/chain.js'
+import { checkChainId } from '../chain/checks.js'
 import { InvalidParameterError } from '../errors/input.js'
 import { readStrategyEnvironment, type StrategyContext } from '../strategy/context.js'
 import type { StrategyProvider } from '../strategy/snapshot.js'
@@ -91,15 +91,25 @@ export function commandStrategyContext(parameters: {
  * @throws {InvalidParameterError} when neither is set.
  */
 export function commandProvider(parameters: { flags: SourceFlags; env: CommandEnvironment; network: string; fetch?: typeof fetch | undefined }): { provider: StrategyProvider; url: string } {
+  const url = commandRpcUrl(parameters)
+  return { provider: createPublicClient({ transport: http(url, { retryCount: 2, ...(parameters.fetch ? { fetchFn: parameters.fetch } : {}) }) }), url }
+}
+
+/**
+ * The JSON-RPC URL of the space's network: `--rpc`, else `PERSONHOOD_RPC_URL`.
+ *
+ * @throws {InvalidParameterError} when neither is set, or it is not an http(s) URL.
+ */
+export function commandRpcUrl(parameters: { flags: SourceFlags; env: CommandEnvironment; network?: string | undefined }): string {
   const url = parameters.flags.rpc ?? first(parameters.env, 'PERSONHOOD_RPC_URL')
   if (!url) {
     throw new InvalidParameterError({
       parameter: '--rpc',
-      reason: `The snapshot is a block of network ${parameters.network}: give that network's JSON-RPC URL with --rpc (or PERSONHOOD_RPC_URL).`,
+      reason: `The snapshot is a block of ${parameters.network === undefined ? "the space's network" : `network ${parameters.network}`}: give that network's JSON-RPC URL with --rpc (or PERSONHOOD_RPC_URL).`,
     })
   }
   if (!/^https?:\/\//i.test(url)) throw new InvalidParameterError({ parameter: '--rpc', reason: `Expected an http(s) URL, got "${redactUrl(url, urlSecrets(url)).slice(0, 60)}".` })
-  return { provider: createPublicClient({ transport: http(url, { retryCount: 2, ...(parameters.fetch ? { fetchFn: parameters.fetch } : {}) }) }), url }
+  return url
 }
 
 /**
@@ -141,9 +151,6 @@ export function readOptionsArgument(value: string): unknown {
   }
 }
 
-/** How far ahead of the local clock a block's time may be (clock drift and block-time rounding). */
-export const blockTimeMarginSeconds = 300
-
 /**
  * Checks that an RPC endpoint serves the chain it stands for (`eth_chainId`), so no verdict is
  * judged on another chain's state or at another chain's block time.
@@ -153,15 +160,7 @@ export const blockTimeMarginSeconds = 300
  */
 export async function checkEndpointChain(parameters: { url: string; network: string; label: string; fetch?: typeof fetch | undefined }): Promise<void> {
   const client = createPublicClient({ transport: http(parameters.url, { retryCount: 2, ...(parameters.fetch ? { fetchFn: parameters.fetch } : {}) }) })
-  let chainId: number
-  try {
-    chainId = await client.getChainId()
-  } catch (error) {
-    throw new ChainReadError({ blockNumber: 'latest', addresses: [], chainId: Number(parameters.network), cause: error, details: `${parameters.label} (${redactUrl(parameters.url, urlSecrets(parameters.url))}) did not answer eth_chainId.` })
-  }
-  if (String(chainId) !== parameters.network) {
-    throw new ChainMismatchError({ expected: parameters.network, actual: String(chainId), endpoint: `${parameters.label} (${redactUrl(parameters.url, urlSecrets(parameters.url))})` })
-  }
+  await checkChainId(client, { network: parameters.network, endpoint: `${parameters.label} (${redactUrl(parameters.url, urlSecrets(parameters.url))})` })
 }
 
 /**
@@ -174,16 +173,5 @@ export async function checkCommandChains(parameters: { rpcUrl: string; network: 
   await checkEndpointChain({ url: parameters.rpcUrl, network: parameters.network, label: '--rpc', fetch: parameters.fetch })
   if (typeof parameters.hubChain === 'string' && parameters.hubChain !== parameters.rpcUrl) {
     await checkEndpointChain({ url: parameters.hubChain, network: '10', label: '--hub-chain-rpc', fetch: parameters.fetch })
-  }
-}
-
-/**
- * Refuses a block dated ahead of the local clock by more than {@link blockTimeMarginSeconds}.
- *
- * @throws {BlockInFutureError}
- */
-export function checkBlockTime(parameters: { blockNumber: bigint; timestamp: number; network: string; now: number }): void {
-  if (parameters.timestamp * 1000 > parameters.now + blockTimeMarginSeconds * 1000) {
-    throw new BlockInFutureError({ blockNumber: parameters.blockNumber, addresses: [], chainId: Number(parameters.network), blockTimestamp: parameters.timestamp, now: parameters.now, marginSeconds: blockTimeMarginSeconds })
   }
 }

@@ -15,7 +15,7 @@ import { hasValidCleanHandsAttestation } from '../verify/clean-hands.js'
 import { generateWorld } from '../world/generate/index.js'
 import { summarizeWorld } from '../world/summarize.js'
 import type { DemoStory } from '../world/types.js'
-import { startServe } from './serve.js'
+import { startServe } from '../server/start.js'
 
 /** Options of {@link runDemo}. */
 export type RunDemoParameters = {

@@ -3,4 +3,4 @@
  */
 export { createProgram, main } from './main.js'
 export { formatDemoReport, runDemo, type DemoAccountReport, type DemoReport, type RunDemoParameters } from './demo.js'
-export { describeServe, startServe, type RunningServe, type ServeOptions, type ServeUrls } from './serve.js'
+export { describeServe, serveEnvironment, type ServeVariable } from './serve.js'

@@ -5,19 +5,22 @@
  */
 import { writeFileSync } from 'node:fs'
 import type { Address } from 'viem'
+import { checkBlockTime } from '../chain/checks.js'
 import { InvalidParameterError } from '../errors/input.js'
 import { createStrategyCache } from '../strategy/cache.js'
 import { runStrategy, type StrategyRun } from '../strategy/define.js'
 import { findStrategyDefinition, strategyDefinitions } from '../strategy/registry.js'
 import { parseSnapshot, resolveSnapshot } from '../strategy/snapshot.js'
 import { stringifyJson } from '../utils/json.js'
-import { checkBlockTime, checkCommandChains, commandProvider, commandStrategyContext, readAddressList, readOptionsArgument, type CommandEnvironment, type SourceFlags } from './context.js'
+import { defaultNetwork, parseNetwork } from '../utils/parse.js'
+import { checkCommandChains, commandProvider, commandStrategyContext, readAddressList, readOptionsArgument, type CommandEnvironment, type SourceFlags } from './context.js'
 import { createProgress } from './progress.js'
 
 /** Options of {@link runScoreCommand} (the flags, read). */
 export type ScoreCommandOptions = SourceFlags & {
   strategy: string
-  network: string
+  /** The space's network. Default 10 (`defaultNetwork`). */
+  network?: string | undefined
   snapshot: string
   /** JSON text or a JSON file. Default `{}`. */
   options?: string | undefined
@@ -49,16 +52,16 @@ export async function runScoreCommand(
 ): Promise<ScoreCommandResult> {
   const definition = findStrategyDefinition(options.strategy)
   if (!definition) throw new InvalidParameterError({ parameter: '--strategy', reason: `Unknown strategy "${options.strategy.slice(0, 60)}": one of ${Object.keys(strategyDefinitions).join(', ')}.` })
-  if (!/^[0-9]{1,12}$/.test(options.network)) throw new InvalidParameterError({ parameter: '--network', reason: `Expected a chain id, got "${options.network.slice(0, 20)}".` })
+  const network = parseNetwork(options.network ?? defaultNetwork, '--network')
   const snapshot = parseSnapshot(options.snapshot)
   const strategyOptions = options.options === undefined ? {} : readOptionsArgument(options.options)
   const addresses = readAddressList(options.addresses)
   const batch = options.batch ?? 500
-  const { provider, url: rpcUrl } = commandProvider({ flags: options, env: io.env, network: options.network, fetch: io.fetch })
+  const { provider, url: rpcUrl } = commandProvider({ flags: options, env: io.env, network, fetch: io.fetch })
   // The RPCs serve the chains they stand for, and the block is not dated ahead of the clock.
-  await checkCommandChains({ rpcUrl, network: options.network, hubChain: commandStrategyContext({ flags: options, env: io.env }).humanId?.hubChain, fetch: io.fetch })
-  const pinned = await resolveSnapshot({ provider, snapshot, network: options.network })
-  checkBlockTime({ blockNumber: pinned.blockNumber, timestamp: pinned.timestamp, network: options.network, now: (io.now ?? Date.now)() })
+  await checkCommandChains({ rpcUrl, network, hubChain: commandStrategyContext({ flags: options, env: io.env }).humanId?.hubChain, fetch: io.fetch })
+  const pinned = await resolveSnapshot(provider, { snapshot, network })
+  checkBlockTime({ blockNumber: pinned.blockNumber, timestamp: pinned.timestamp, network, now: (io.now ?? Date.now)() })
   const progress = createProgress({ label: `Scoring with ${definition.name}`, total: addresses.length, stream: io.stderr })
   const context = { ...commandStrategyContext({ flags: options, env: io.env, fetch: io.fetch, onWait: (waitMs, budget) => progress.waiting(waitMs, budget) }), cache: createStrategyCache() }
   const scores: Record<Address, number> = {}
@@ -68,7 +71,7 @@ export async function runScoreCommand(
     for (let start = 0; start < addresses.length; start += batch) {
       const chunk = addresses.slice(start, start + batch)
       // 'latest' is pinned to the first call's block, so every batch scores at the same block.
-      const run: StrategyRun = await runStrategy(definition, { network: options.network, provider, addresses: chunk, options: strategyOptions, snapshot: pinned.blockNumber, context })
+      const run: StrategyRun = await runStrategy(definition, { network, provider, addresses: chunk, options: strategyOptions, snapshot: pinned.blockNumber, context })
       Object.assign(scores, run.scores)
       for (const [source, count] of Object.entries(run.requests)) requests[source] = (requests[source] ?? 0) + count
       if (run.snapshot) resolved = { blockNumber: run.snapshot.blockNumber, timestamp: run.snapshot.timestamp }
@@ -77,7 +80,7 @@ export async function runScoreCommand(
   } finally {
     progress.done()
   }
-  const text = formatScores(scores, options.format ?? 'table', { strategy: definition.name, network: options.network, snapshot: resolved, requests })
+  const text = formatScores(scores, options.format ?? 'table', { strategy: definition.name, network, snapshot: resolved, requests })
   if (options.output) writeFileSync(options.output, text)
   else for (const line of text.replace(/\n$/, '').split('\n')) io.log(line)
   return { scores, requests, snapshot: resolved }

@@ -4,16 +4,16 @@
  * strategies a space votes with, so what this prints is what they count.
  */
 import type { Address } from 'viem'
+import { checkBlockTime } from '../chain/checks.js'
 import { explainStrategyDetail, toAuditVerdict } from '../audit/judge.js'
 import type { AuditSourceVerdict } from '../audit/types.js'
 import { BaseError } from '../errors/base.js'
-import { InvalidParameterError } from '../errors/input.js'
 import { createStrategyCache } from '../strategy/cache.js'
 import { runStrategy, type StrategyDefinition, type StrategyRun } from '../strategy/define.js'
 import { findStrategyDefinition } from '../strategy/registry.js'
 import { parseSnapshot, resolveSnapshot, type ResolvedSnapshot } from '../strategy/snapshot.js'
-import { parseAddress } from '../utils/parse.js'
-import { checkBlockTime, checkCommandChains, commandProvider, commandStrategyContext, type CommandEnvironment, type SourceFlags } from './context.js'
+import { defaultNetwork, parseAddress, parseNetwork } from '../utils/parse.js'
+import { checkCommandChains, commandProvider, commandStrategyContext, type CommandEnvironment, type SourceFlags } from './context.js'
 import type { Colours } from '../utils/colour.js'
 
 /** Options of {@link runVerifyCommand}. */
@@ -21,7 +21,7 @@ export type VerifyCommandOptions = SourceFlags & {
   address: string
   /** A block of `network`, or 'latest'. Default 'latest'. */
   snapshot?: string | undefined
-  /** The space's network. Default 10 (Optimism, where Human ID lives). */
+  /** The space's network. Default 10 (`defaultNetwork`: Optimism, where Human ID lives). */
   network?: string | undefined
   /** Human ID action id. Default the package's. */
   actionId?: string | undefined
@@ -61,8 +61,8 @@ const humanCredentials = ['gov-id', 'phone', 'biometrics', 'clean-hands'] as con
  */
 export async function runVerifyCommand(options: VerifyCommandOptions, io: { env: CommandEnvironment; fetch?: typeof fetch | undefined; now?: (() => number) | undefined }): Promise<VerifyReport> {
   const address = parseAddress(options.address)
-  const network = options.network ?? '10'
-  if (!/^[0-9]{1,12}$/.test(network)) throw new InvalidParameterError({ parameter: '--network', reason: `Expected a chain id, got "${network.slice(0, 20)}".` })
+  const network = options.network ?? defaultNetwork
+  parseNetwork(network, '--network')
   const snapshot = parseSnapshot(options.snapshot ?? 'latest')
   const { provider, url: rpcUrl } = commandProvider({ flags: options, env: io.env, network, fetch: io.fetch })
   const base = commandStrategyContext({ flags: options, env: io.env, fetch: io.fetch })
@@ -70,7 +70,7 @@ export async function runVerifyCommand(options: VerifyCommandOptions, io: { env:
   const context = { ...base, humanId: { ...base.humanId, expiries: true }, cache: createStrategyCache() }
   // The RPCs serve the chains they stand for, and the block is not dated ahead of the clock.
   await checkCommandChains({ rpcUrl, network, hubChain: context.humanId?.hubChain, fetch: io.fetch })
-  const pinned = await resolveSnapshot({ provider, snapshot, network })
+  const pinned = await resolveSnapshot(provider, { snapshot, network })
   checkBlockTime({ blockNumber: pinned.blockNumber, timestamp: pinned.timestamp, network, now: (io.now ?? Date.now)() })
   const actionId = options.actionId === undefined ? {} : { actionId: options.actionId }
   const plans: { source: string; strategy: string; options: Record<string, unknown> }[] = [

@@ -12,8 +12,10 @@ import { baseSepoliaClock, blockAtTimeOnClock, findBlockAtTime, isLastBlockOnClo
 import type { HumanCredential } from '../chain/constants.js'
 import { baseSepoliaNetwork, optimismNetwork, type NetworkConstants } from '../chain/constants.js'
 import { toPublicClient, type ChainClient } from '../chain/provider.js'
-import { createAttestationIndexClient, defaultAttestationIndexBaseUrl, type AttestationIndexClient } from '../clients/attestation-index/index.js'
-import { createHumanIdClient, defaultHumanIdBaseUrl, type HumanIdClient } from '../clients/human-id/index.js'
+import { createAttestationIndexClient, type AttestationIndexClient } from '../clients/attestation-index/index.js'
+import { defaultAttestationIndexBaseUrl } from '../clients/attestation-index/context.js'
+import { createHumanIdClient, type HumanIdClient } from '../clients/human-id/index.js'
+import { defaultHumanIdBaseUrl } from '../clients/human-id/context.js'
 import { BlockNotAvailableError } from '../errors/chain.js'
 import { StrategyOptionsError } from '../errors/strategy.js'
 import { mapWithConcurrency } from '../http/concurrency.js'
@@ -135,7 +137,7 @@ async function hubBlockAt(parameters: {
   const cached = runtime.cache?.get(cacheKey) as HumanIdDetail['hubBlock'] | undefined
   if (cached) return cached
   const found = await readSource({ source: humanIdSourceNames.hubBlock, addresses: parameters.addresses, deadline: runtime.deadline }, () =>
-    findBlockAtTime({ client: parameters.client, timestamp: snapshot.timestamp, clock: runtime.context.humanId?.hubClock ?? hub.clock, chainId: hub.chainId }),
+    findBlockAtTime(parameters.client, { timestamp: snapshot.timestamp, clock: runtime.context.humanId?.hubClock ?? hub.clock, chainId: hub.chainId }),
   )
   runtime.countRequest(humanIdSourceNames.hubBlock, found.reads)
   const block = { chainId: hub.chainId, blockNumber: found.number, timestamp: Number(found.timestamp) }

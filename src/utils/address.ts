@@ -20,7 +20,7 @@ export function isAddressInAnyCase(value: unknown): value is Address {
  * case, all upper case, or mixed case that is a valid EIP-55 checksum.
  *
  * @example
- * import { isValidAddress } from 'personhood'
+ * import { isValidAddress } from './address.js'
  * isValidAddress('0x52908400098527886E0F7030069857D2E4169EE7') // true (checksummed)
  * isValidAddress('0x52908400098527886e0F7030069857D2E4169EE7') // false (bad checksum)
  */
@@ -36,7 +36,7 @@ export function isValidAddress(value: unknown): value is Address {
  *
  * @throws {InvalidAddressError} when the address is malformed or its checksum is wrong.
  * @example
- * import { normalizeAddress } from 'personhood'
+ * import { normalizeAddress } from './address.js'
  * normalizeAddress('0x52908400098527886E0F7030069857D2E4169EE7') // '0x52908400098527886e0f7030069857d2e4169ee7'
  */
 export function normalizeAddress(value: unknown, name = 'address'): Address {
@@ -57,7 +57,7 @@ export function normalizeAddress(value: unknown, name = 'address'): Address {
  *
  * @throws {InvalidAddressError} when the address is malformed or its checksum is wrong.
  * @example
- * import { checksumAddress } from 'personhood'
+ * import { checksumAddress } from './address.js'
  * checksumAddress('0x52908400098527886e0f7030069857d2e4169ee7') // '0x52908400098527886E0F7030069857D2E4169EE7'
  */
 export function checksumAddress(value: unknown, name = 'address'): Address {

@@ -217,7 +217,7 @@ export function toVerdictExpiry(value: bigint | number | null | undefined): numb
  *
  * @example
  * import { verdictsFromVerifier, verifyCredentials } from 'personhood'
- * const verdicts = verdictsFromVerifier(await verifyCredentials({ client, addresses, credentials: ['gov-id'] }))
+ * const verdicts = verdictsFromVerifier(await verifyCredentials(client, { addresses, credentials: ['gov-id'] }))
  */
 export function verdictsFromVerifier<credential extends HumanCredential>(result: VerifyCredentialsReturnType<credential>): HumanIdVerdict[] {
   const verdicts: HumanIdVerdict[] = []

@@ -1,6 +1,7 @@
 import { parse as parseCsv } from 'csv-parse/sync'
 import { describe, expect, test } from 'vitest'
-import { renderAuditCsv, renderAuditHtml, renderAuditMarkdown, renderAuditSummaryTable } from '../../src/audit/render.js'
+import { auditHtmlChunks, renderAuditCsv, renderAuditHtml, renderAuditMarkdown, renderAuditSummaryTable } from '../../src/audit/report/render.js'
+import { auditJsonChunks } from '../../src/audit/report/write.js'
 import { summarizeAudit } from '../../src/audit/summary.js'
 import type { AuditResult, AuditVoter } from '../../src/audit/types.js'
 import { sampleAudit, sampleVoter } from './fixtures.js'
@@ -97,6 +98,25 @@ describe('summarizeAudit', () => {
 describe('rendering', () => {
   const result: AuditResult = sampleAudit()
 
+  test('every file says what was audited, the same way: the proposal, else how many votes on which network at which block', () => {
+    const { proposal: _proposal, ...fromFile } = result.run
+    const titles = (audit: AuditResult) => {
+      const html = renderAuditHtml(audit)
+      return {
+        html: [/<title>([^<]*)<\/title>/.exec(html)![1], /<h1>([^<]*)<\/h1>/.exec(html)![1]],
+        markdown: renderAuditMarkdown(audit).split('\n')[0],
+        json: JSON.parse([...auditJsonChunks(audit)].join('')).title,
+      }
+    }
+    expect(titles(result)).toEqual({ html: ['Voter audit: Fund the thing', 'Fund the thing'], markdown: '# Voter audit: Fund the thing', json: 'Fund the thing' })
+    expect(titles({ ...result, run: { ...fromFile, network: '10' } })).toEqual({
+      html: ['Voter audit: 5 votes on OP Mainnet at block 21,000,000', '5 votes on OP Mainnet at block 21,000,000'],
+      markdown: '# Voter audit: 5 votes on OP Mainnet at block 21,000,000',
+      json: '5 votes on OP Mainnet at block 21,000,000',
+    })
+    expect(titles({ ...result, voters: result.voters.slice(0, 1), run: { ...fromFile, network: '777' } }).json).toBe('1 vote on chain 777 at block 21,000,000')
+  })
+
   test('the HTML report is self-contained: inline scripts only, and no URL it would load', () => {
     const html = renderAuditHtml(result)
     expect(html).not.toMatch(/<link|<img|<iframe|@import|url\(/i)
@@ -116,6 +136,9 @@ describe('rendering', () => {
     expect(data.power).toEqual(voters.map((voter) => voter.votingPower))
     const rows = /<tbody id="voter-rows">(.*?)<\/tbody>/s.exec(html)![1]!.match(/<tr>/g)!
     expect(rows).toHaveLength(50)
+    // Written in chunks, the voter data a column at a time (the page above is one chunk, each column another).
+    const chunks = [...auditHtmlChunks(big)]
+    expect(chunks).toContain(`,"address":${JSON.stringify(voters.map((voter) => voter.address))}`)
   })
 
   test('the HTML report escapes what voters and proposals wrote', () => {
@@ -153,7 +176,7 @@ describe('rendering', () => {
     const hostile = sampleAudit({ title: 'Fund <img src=x onerror=alert(1)>\n# Injected heading', choices: ['[x](javascript:alert(1))', 'Against\n| forged | row |'] })
     hostile.run.proposal!.space = 'dao.eth)<script>'
     const markdown = renderAuditMarkdown(hostile)
-    expect(markdown.split('\n')[0]).toBe('# Audit: Fund &lt;img src=x onerror=alert\\(1\\)&gt; \\# Injected heading')
+    expect(markdown.split('\n')[0]).toBe('# Voter audit: Fund &lt;img src=x onerror=alert\\(1\\)&gt; \\# Injected heading')
     expect(markdown).not.toMatch(/<img|<script|\]\(javascript:|^# Injected/m)
     expect(markdown.split('\n').filter((line) => line.startsWith('#'))).toHaveLength(6)
     expect(markdown).toContain('| \\[x\\]\\(javascript:alert\\(1\\)\\) |')

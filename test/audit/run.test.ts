@@ -4,8 +4,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { getAddress, type Address } from 'viem'
 import { afterEach, describe, expect, test } from 'vitest'
-import { auditFiles, auditJsonChunks, runAudit, writeAuditOutputs, type AuditJudge, type AuditJudgment } from '../../src/audit/run.js'
-import { renderAuditCsv } from '../../src/audit/render.js'
+import { auditVoterLine } from '../../src/audit/lines.js'
+import { runAudit, type AuditJudge, type AuditJudgment } from '../../src/audit/run.js'
+import { auditFiles, auditJsonChunks, writeAuditOutputs } from '../../src/audit/report/write.js'
+import { renderAuditCsv } from '../../src/audit/report/render.js'
 import type { AuditRun } from '../../src/audit/types.js'
 import { stringifyJson } from '../../src/utils/json.js'
 import type { AuditVote } from '../../src/audit/votes.js'
@@ -52,9 +54,13 @@ describe('runAudit', () => {
   })
 
   test('the digest, hashed voter by voter, is the SHA-256 of the canonical JSON of what was asked and found', async () => {
-    const result = await runAudit({ votes, run, judge })
+    const evidenced = new Map([...judgments].map(([key, judgment]) => [key, { ...judgment, verdicts: judgment.verdicts.map((verdict) => ({ ...verdict, evidence: { blockNumber: 100n, key } })) }]))
+    const result = await runAudit({ votes, run, judge: async () => evidenced })
     const { packageVersion: _version, votesSource: _source, ...asked } = run
-    const whole = stringifyJson({ asked, voters: result.voters }, { sortKeys: true })
+    // Every voter's whole line: its verdicts with their evidence (packed apart in the result).
+    const lines = result.voters.map((_, index) => auditVoterLine(result, index))
+    expect(lines[0]!.verdicts[0]!.evidence).toEqual({ blockNumber: '100', key: at(1).toLowerCase() })
+    const whole = stringifyJson({ asked, voters: lines }, { sortKeys: true })
     expect(result.digest).toBe(createHash('sha256').update(whole).digest('hex'))
   })
 
@@ -80,16 +86,20 @@ describe('runAudit', () => {
     const verdicts: AuditJudgment['verdicts'] = [{ source: 'human-id', credential: 'gov-id', valid: false, reason: 'none', evidence: { blockNumber: 100n, note: 'x'.repeat(400) } }]
     const all = new Map(many.map((vote, index) => [vote.voter.toLowerCase(), { score: 0, eligible: index % 5 === 0, method: index % 5 === 0 ? ('phone' as const) : null, verdicts }]))
     const result = await runAudit({ votes: many, run, judge: async () => all })
+    // In memory, each line without its evidence; written, each with it.
+    expect(result.voters[0]!.verdicts[0]).not.toHaveProperty('evidence')
     writeAuditOutputs(dir, result)
     const json = readFileSync(join(dir, 'audit.json'), 'utf8')
-    expect(json).toBe(`${stringifyJson(result, { indent: 2 })}\n`)
+    const whole = { title: '2,600 votes on Ethereum at block 100', run: result.run, voters: result.voters.map((_, index) => auditVoterLine(result, index)), summary: result.summary, digest: result.digest }
+    expect(whole.voters[2599]!.verdicts[0]!.evidence).toEqual({ blockNumber: '100', note: 'x'.repeat(400) })
+    expect(json).toBe(`${stringifyJson(whole, { indent: 2 })}\n`)
     expect(json.length).toBeGreaterThan(2 << 20)
     const csv = readFileSync(join(dir, 'audit.csv'), 'utf8')
     expect(csv.split('\n').filter(Boolean)).toHaveLength(2601)
     expect(csv).toBe(renderAuditCsv(result))
     // Without voters, the JSON is still the same text.
-    const empty = { ...result, voters: [] }
-    expect([...auditJsonChunks(empty)].join('')).toBe(`${stringifyJson(empty, { indent: 2 })}\n`)
+    const empty = { ...whole, title: '0 votes on Ethereum at block 100', voters: [] }
+    expect([...auditJsonChunks({ ...empty, evidence: undefined })].join('')).toBe(`${stringifyJson(empty, { indent: 2 })}\n`)
   })
 })
 
@@ -108,7 +118,7 @@ describe('writeAuditOutputs never writes through a planted link', () => {
       const result = await runAudit({ votes, run, judge: async () => judgments })
       writeAuditOutputs(out, result)
       expect(readFileSync(victim, 'utf8')).toBe('precious')
-      expect(readFileSync(join(out, 'audit.md'), 'utf8')).toMatch(/^# Audit of votes\.csv/)
+      expect(readFileSync(join(out, 'audit.md'), 'utf8')).toMatch(/^# Voter audit: 3 votes on Ethereum at block 100\n/)
       // No temporary file is left behind.
       expect(readdirSync(out).filter((name) => name.endsWith('.tmp') && !auditFiles.some((file) => name === `${file}.tmp`))).toEqual([])
       expect(existsSync(join(out, 'audit.json'))).toBe(true)
@@ -137,12 +147,12 @@ describe('auditDigest', () => {
     const { auditDigest } = await import('../../src/audit/run.js')
     const result = await runAudit({ votes, run, judge: async () => judgments })
     const withHash = (hash: string) => result.voters.map((voter) => ({ ...voter, verdicts: voter.verdicts.map((verdict) => ({ ...verdict, evidence: { blockNumber: '100', blockHash: hash } })) }))
-    const base = auditDigest(run, withHash(`0x${'1'.repeat(64)}`))
-    expect(auditDigest({ ...run, packageVersion: '9.9.9', votesSource: 'other.csv' }, withHash(`0x${'2'.repeat(64)}`))).toBe(base)
+    const base = auditDigest({ run, voters: withHash(`0x${'1'.repeat(64)}`) })
+    expect(auditDigest({ run: { ...run, packageVersion: '9.9.9', votesSource: 'other.csv' }, voters: withHash(`0x${'2'.repeat(64)}`) })).toBe(base)
     const flipped = withHash(`0x${'1'.repeat(64)}`).map((voter, index) => (index === 0 ? { ...voter, eligible: !voter.eligible } : voter))
-    expect(auditDigest(run, flipped)).not.toBe(base)
+    expect(auditDigest({ run, voters: flipped })).not.toBe(base)
     const otherEvidence = withHash(`0x${'1'.repeat(64)}`).map((voter) => ({ ...voter, verdicts: voter.verdicts.map((verdict) => ({ ...verdict, evidence: { blockNumber: '101', blockHash: 'x' } })) }))
-    expect(auditDigest(run, otherEvidence)).not.toBe(base)
-    expect(auditDigest({ ...run, type: 'approval' }, withHash(`0x${'1'.repeat(64)}`))).not.toBe(base)
+    expect(auditDigest({ run, voters: otherEvidence })).not.toBe(base)
+    expect(auditDigest({ run: { ...run, type: 'approval' }, voters: withHash(`0x${'1'.repeat(64)}`) })).not.toBe(base)
   })
 })

@@ -81,8 +81,7 @@ function countingIndex(): AttestationIndexClient & { requests: { listing: number
 async function verify(addresses: readonly Address[], attestationLookup: AttestationLookup, blockNumber = snapshot) {
   const index = countingIndex()
   const node = instrument(chain.provider)
-  const response = await verifyCredentials({
-    client: node,
+  const response = await verifyCredentials(node, {
     network: 10,
     addresses,
     credentials: ['clean-hands'],
@@ -148,8 +147,7 @@ describe('clean hands: per-address reads or the listing', () => {
   it("'listing' with an index that cannot list is refused before any request", async () => {
     const node = instrument(chain.provider)
     const error = await failure(
-      verifyCredentials({
-        client: node,
+      verifyCredentials(node, {
         addresses: [voters[0]!.address],
         credentials: ['clean-hands'],
         blockNumber: snapshot,

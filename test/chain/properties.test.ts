@@ -275,7 +275,7 @@ describe('verifyCredentials on the EVM against the oracle', () => {
           expected.push(sbtOracle(hubState, blockTimestamp, 123456789n, issuer, BigInt(address)))
         }
         const block = await chain.mine(blockTimestamp)
-        const { results } = await verifyCredentials({ client: chain.client, addresses, credentials: ['biometrics'], blockNumber: block.blockNumber, batchSize: 7 })
+        const { results } = await verifyCredentials(chain.client, { addresses, credentials: ['biometrics'], blockNumber: block.blockNumber, batchSize: 7 })
         expect(addresses.map((address) => results[address]?.biometrics.reason)).toEqual(expected)
       }),
       { numRuns: 40 },

@@ -90,7 +90,7 @@ describe('readReaderVerdicts', () => {
     const { seen, client } = counting(chain.provider)
     const read = await readReaderVerdicts({ client, network: optimismNetwork, addresses: voters, credentials, actionId: 123456789n, blockNumber: snapshot, cleanHands: await candidates(), expiries })
     expect(seen).toEqual({ eth_call: 1 })
-    const reference = await verifyCredentials({ client: createPublicClient({ transport: custom(chain.provider) }), network: 10, addresses: voters, credentials: [...credentials], blockNumber: snapshot, attestationIndex: index })
+    const reference = await verifyCredentials(createPublicClient({ transport: custom(chain.provider) }), { network: 10, addresses: voters, credentials: [...credentials], blockNumber: snapshot, attestationIndex: index })
     expect(read.block).toEqual({ number: snapshot, timestamp: reference.blockTimestamp, chainId: 10 })
     const reasons = new Set<string>()
     for (const voter of voters) {

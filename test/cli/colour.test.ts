@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { renderAuditSummaryTable } from '../../src/audit/render.js'
+import { renderAuditSummaryTable } from '../../src/audit/report/render.js'
 import { createColours } from '../../src/utils/colour.js'
 import { colourVerifyLine } from '../../src/cli/verify.js'
 import { sampleAudit } from '../audit/fixtures.js'

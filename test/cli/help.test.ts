@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { createProgram } from '../../src/cli/main.js'
 import { exitCodes } from '../../src/cli/exit-codes.js'
+import { defaultNetwork } from '../../src/utils/parse.js'
 
 /** A command's whole `--help` text, as commander prints it (the text after the options included). */
 function helpOf(name: string): string {
@@ -29,12 +30,21 @@ describe('every command’s --help', () => {
     expect(codes).toEqual(Object.values(exitCodes))
   })
 
-  test('required options are marked, and each network default is said', () => {
+  test('required options are marked', () => {
     const score = helpOf('score')
-    for (const flag of ['--strategy', '--network', '--snapshot', '--addresses']) expect(score).toMatch(new RegExp(`${flag} <[^>]+>\\s+\\(required\\)`))
+    for (const flag of ['--strategy', '--snapshot', '--addresses']) expect(score).toMatch(new RegExp(`${flag} <[^>]+>\\s+\\(required\\)`))
     expect(helpOf('audit')).toContain('(required: this or --proposal)')
-    expect(helpOf('audit').replace(/\s+/g, ' ')).toContain("(default: the proposal's network, else 1: Ethereum)")
-    expect(helpOf('verify').replace(/\s+/g, ' ')).toContain('(default: "10")')
+  })
+
+  test('one default network, said by every command that takes --network: 10 (Optimism), the proposal\'s first for audit', () => {
+    const said = (name: string) => helpOf(name).replace(/\s+/g, ' ')
+    for (const name of ['score', 'verify']) {
+      expect(said(name)).toContain("--network <id> the space's network, a chain id (default: 10, Optimism, where Human ID lives) (default: \"10\")")
+      const option = createProgram().commands.find((command) => command.name() === name)!.options.find((item) => item.long === '--network')!
+      expect(option.defaultValue).toBe(defaultNetwork)
+    }
+    expect(said('audit')).toContain("(default: the proposal's network, else 10: Optimism, where Human ID lives)")
+    expect(defaultNetwork).toBe('10')
   })
 
   test('commands that print a summary name NO_COLOR', () => {

@@ -65,8 +65,7 @@ async function serverAnswers(blockNumber: bigint): Promise<Answers> {
 
 /** The chain's answers at a block, from `verifyCredentials` (clean-hands ids from the server's E8). */
 async function chainAnswers(blockNumber: bigint): Promise<Answers> {
-  const { results } = await verifyCredentials({
-    client: chain.client,
+  const { results } = await verifyCredentials(chain.client, {
     addresses,
     credentials: [...sbtCredentials, 'clean-hands'],
     blockNumber,

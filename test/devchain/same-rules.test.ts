@@ -107,7 +107,7 @@ describe('the reference server and the on-chain verifier apply the same Human ID
         try {
           for (const blockNumber of [block - 1n, block, block + 1n]) {
             const at = genesisTime + Number(blockNumber) * blockTimeSeconds
-            const { results } = await verifyCredentials({ client: chain.client, addresses, credentials, blockNumber })
+            const { results } = await verifyCredentials(chain.client, { addresses, credentials, blockNumber })
             for (const address of addresses) {
               const mine = verifications.filter((record) => record.address === address)
               for (const credential of credentials) {

@@ -4,7 +4,8 @@
  */
 import { createPublicClient, http } from 'viem'
 import { afterEach, describe, expect, it } from 'vitest'
-import { describeServe, startServe, type RunningServe } from '../../src/cli/serve.js'
+import { describeServe } from '../../src/cli/serve.js'
+import { startServe, type RunningServe } from '../../src/server/start.js'
 import { createAttestationIndexClient } from '../../src/clients/attestation-index/index.js'
 import { createHumanIdClient } from '../../src/clients/human-id/index.js'
 import { LocalChainError } from '../../src/errors/index.js'
@@ -29,7 +30,7 @@ describe('serve --chain', () => {
     const snapshot = await client.getBlockNumber()
     const accounts = serve.app.context.store.state.demoAccounts.map((account) => account.address)
     const attestationIndex = createAttestationIndexClient({ baseUrl: serve.urls.attestationIndex })
-    const { results } = await verifyCredentials({ client, addresses: accounts, credentials: ['gov-id', 'clean-hands'], blockNumber: snapshot, attestationIndex })
+    const { results } = await verifyCredentials(client, { addresses: accounts, credentials: ['gov-id', 'clean-hands'], blockNumber: snapshot, attestationIndex })
     const votes = await createHumanIdClient({ baseUrl: serve.urls.humanId }).getVotingStrategyScores({
       credential: 'gov-id',
       network: 10,

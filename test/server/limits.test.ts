@@ -6,7 +6,7 @@
 import { request as httpRequest } from 'node:http'
 import { Readable } from 'node:stream'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { maxRequestHeaderBytes, startServe, type RunningServe } from '../../src/cli/serve.js'
+import { maxRequestHeaderBytes, startServe, type RunningServe } from '../../src/server/start.js'
 import { maxBodyBytes } from '../../src/server/app.js'
 import { setup, worldNow } from './harness.js'
 

@@ -4,7 +4,7 @@
  * through its one convention: a thrown HttpError answered as `{ detail }` JSON.
  */
 import { describe, expect, test } from 'vitest'
-import { startServe } from '../../src/cli/serve.js'
+import { startServe } from '../../src/server/start.js'
 import { InvalidParameterError, InvalidStateError } from '../../src/errors/index.js'
 import { createServer, type CreateServerOptions } from '../../src/server/index.js'
 import { adminAuth } from '../../src/server/middleware/admin.js'

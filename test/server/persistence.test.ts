@@ -6,7 +6,7 @@ import { appendFileSync, chmodSync, mkdtempSync, readdirSync, readFileSync, rmSy
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, describe, expect, test } from 'vitest'
-import { startServe, type RunningServe } from '../../src/cli/serve.js'
+import { startServe, type RunningServe } from '../../src/server/start.js'
 import { createServer } from '../../src/server/index.js'
 import { createFilePersistence, loadStateFile, logFileOf } from '../../src/server/persistence.js'
 import { readAt } from '../../src/server/state/history.js'

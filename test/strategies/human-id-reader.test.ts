@@ -200,8 +200,7 @@ afterAll(async () => {
 
 function library(addresses: readonly Address[], blockNumber = snapshot) {
   const index = createAttestationIndexClient({ baseUrl: 'http://index.local', retry: false, fetch: async (input, init) => indexApp.fetch(new Request(input, init)) })
-  return verifyCredentials({
-    client: createPublicClient({ transport: custom(chain.provider) }),
+  return verifyCredentials(createPublicClient({ transport: custom(chain.provider) }), {
     network: 10,
     addresses,
     credentials: [...credentials],
@@ -250,8 +249,7 @@ describe('strategies/human-id reader', () => {
     resetCounts()
     const ours = await verifyHumans('10', new StaticProvider(counted(chain.provider) as never, 10), addresses, { credentials: ['gov-id', 'phone', 'biometrics'] }, Number(snapshot))
     expect(requests).toEqual({ rpc: { eth_call: 3 }, index: 0, snapshots: 0 })
-    const theirs = await verifyCredentials({
-      client: createPublicClient({ transport: custom(chain.provider) }),
+    const theirs = await verifyCredentials(createPublicClient({ transport: custom(chain.provider) }), {
       network: 10,
       addresses,
       credentials: ['gov-id', 'phone', 'biometrics'],

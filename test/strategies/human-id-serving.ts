@@ -5,7 +5,7 @@
  * Merge), so a space on Ethereum is judged on the local chain's block at its snapshot's time.
  */
 import type { Address } from 'viem'
-import { startServe } from '../../src/cli/serve.js'
+import { startServe } from '../../src/server/start.js'
 import type { StrategyContext } from '../../src/strategy/context.js'
 import type { ExampleServer, ExampleServing } from './conformance.js'
 import { chainClockProvider, conformanceWorldNow } from './world-server.js'
@@ -19,7 +19,7 @@ const year = 365 * 24 * 60 * 60 * 1000
  * Starts the demo world with its local chain; the server's clock stands at the world's day until
  * `changeAfterSnapshot` moves it three years on (every SBT of the world has expired by then).
  */
-export async function startChainWorld(): Promise<ExampleServer & { humanIdContext: () => StrategyContext; apiKey: string; baseUrl: string }> {
+export async function startChainWorld(): Promise<ExampleServer & { humanIdContext: () => StrategyContext; apiKey: string; baseUrl: string; admin: { url: string; token: string } }> {
   let ms = Date.parse(conformanceWorldNow)
   const now = () => ms
   const running = await startServe({ port: 0, seed: 'demo', worldNow: conformanceWorldNow, now, chain: { port: 0 } })
@@ -37,6 +37,7 @@ export async function startChainWorld(): Promise<ExampleServer & { humanIdContex
     humanIdContext: () => ({ humanId, cache: false, now }),
     apiKey,
     baseUrl: running.url,
+    admin: { url: running.urls.admin, token: running.adminToken },
     provider: (network) => (network === '10' ? chain.provider : ethereum),
     latestBlock: async (network) => (network === '10' ? chain.blockAt(new Date(ms).toISOString()) : ethereum.head()),
     voters: (count) => [...new Set([...state.demoAccounts.map((account) => account.address), ...Object.keys(state.stamps)])].slice(0, count) as Address[],

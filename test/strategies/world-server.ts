@@ -4,7 +4,7 @@
  * at genesis + n * block time; the head is the block at the server's now).
  */
 import { keccak256, numberToHex, toHex, type Address } from 'viem'
-import { startServe, type RunningServe } from '../../src/cli/serve.js'
+import { startServe, type RunningServe } from '../../src/server/start.js'
 import type { Eip1193ProviderLike } from '../../src/index.js'
 
 /** The day of the world the conformance examples are written for. */

@@ -11,7 +11,7 @@
  */
 import type { Address } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startServe, type RunningServe } from '../../src/cli/serve.js'
+import { startServe, type RunningServe } from '../../src/server/start.js'
 import { optimismNetwork } from '../../src/chain/constants.js'
 import { createAttestationIndexClient } from '../../src/clients/attestation-index/index.js'
 import { runStrategy, type StrategyRun } from '../../src/strategy/define.js'
@@ -101,8 +101,7 @@ describe('human-id (library, source chain): requests per call, cold', () => {
   it.each([false, true])('the verdicts are those of verifyCredentials at the same block, voter by voter: valid, reason and (expiries: %s) the expiry', async (expiries) => {
     const result = await run('10', voters, allFour, expiries)
     const index = createAttestationIndexClient({ baseUrl: running.urls.attestationIndex })
-    const reference = await verifyCredentials({
-      client: running.chain!.provider,
+    const reference = await verifyCredentials(running.chain!.provider, {
       network: optimismNetwork,
       addresses: voters,
       credentials: [...allFour],

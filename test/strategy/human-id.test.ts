@@ -6,7 +6,7 @@
  */
 import type { Address } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startServe, type RunningServe } from '../../src/cli/serve.js'
+import { startServe, type RunningServe } from '../../src/server/start.js'
 import { StrategyOptionsError, StrategySourceError } from '../../src/errors/strategy.js'
 import { runStrategy, type StrategyRun } from '../../src/strategy/define.js'
 import { humanIdStrategy, type HumanIdDetail } from '../../src/strategy/human-id.js'

@@ -22,7 +22,7 @@ export type CreateAttestationIndexClientParameters = TransportOptions & {
   baseUrl?: string | undefined
 }
 
-/** The attestation-index client; it fits `verifyCredentials({ attestationIndex })`. */
+/** The attestation-index client; it fits `verifyCredentials(client, { attestationIndex })`. */
 export type AttestationIndexClient = AttestationIndexContext & {
   /** E8, every page: see {@link getIndexedAttestations}. */
   getAttestations(parameters: GetIndexedAttestationsParameters): Promise<GetIndexedAttestationsReturnType>

@@ -4,6 +4,8 @@ import { isLastPage } from '../../http/listing.js'
 import { attestationListingResponseSchema, type AttestationListingRow, type MalformedAttestationRow } from '../../schemas/attestation.js'
 import { normalizeAddress } from '../../utils/address.js'
 import { checkGuard, type AttestationIndexContext } from './context.js'
+import type { InvalidAddressErrorType, InvalidParameterErrorType } from '../../errors/index.js'
+import type { RequestErrorType } from '../../http/transport.js'
 
 /** Parameters of {@link getAttestationListingPage}: what to list, and which page. */
 export type GetAttestationListingPageParameters = {
@@ -31,6 +33,12 @@ export type AttestationListingPageResult = {
   next: string | null
 }
 
+/** What {@link getAttestationListingPage} returns: one page of the listing. */
+export type GetAttestationListingPageReturnType = AttestationListingPageResult
+
+/** What {@link getAttestationListingPage} throws (see its `@throws`). */
+export type GetAttestationListingPageErrorType = InvalidAddressErrorType | InvalidParameterErrorType | RequestErrorType
+
 /**
  * Reads one page of the index's listing of attestations by schema and attester
  * (`GET /api/index/attestations?schemaId=&attester=[&recipient=]&page=N`, 100 rows a page on the
@@ -51,7 +59,7 @@ export type AttestationListingPageResult = {
 export async function getAttestationListingPage(
   client: AttestationIndexContext,
   parameters: GetAttestationListingPageParameters,
-): Promise<AttestationListingPageResult> {
+): Promise<GetAttestationListingPageReturnType> {
   const query = listingQuery(parameters)
   const page = parameters.page === undefined ? 1 : checkGuard(parameters.page, 'page')
   const { data } = await client.transport.request({

@@ -8,9 +8,14 @@ import {
   type GetIndexedAttestationsParameters,
   type IndexedAttestationRow,
 } from './iterate-indexed-attestation-pages.js'
+import type { InvalidAddressErrorType, InvalidParameterErrorType, PaginationLimitErrorType } from '../../errors/index.js'
+import type { RequestErrorType } from '../../http/transport.js'
 
 /** Every row of every page, in the index's order. */
 export type GetIndexedAttestationsReturnType = IndexedAttestationRow[]
+
+/** What {@link getIndexedAttestations} throws (see its `@throws`). */
+export type GetIndexedAttestationsErrorType = InvalidAddressErrorType | InvalidParameterErrorType | PaginationLimitErrorType | RequestErrorType
 
 /**
  * Reads every attestation row of an address from the index (E8), following all pages, each row

@@ -5,38 +5,35 @@
  * (a layer above: it is not re-exported here). One action per module.
  */
 
-/** The paging of a listing (`http/listing`), re-exported beside the actions that use it. */
-export {
-  collectAttestationListing,
-  defaultAttestationListingMaxItems,
-  defaultAttestationListingMaxPages,
-  type CollectAttestationListingParameters,
-  type CollectAttestationListingReturnType,
-  type ListingPageLike,
-} from '../../http/listing.js'
-export {
-  createAttestationIndexClient,
-  type AttestationIndexClient,
-  type CreateAttestationIndexClientParameters,
-} from './client.js'
-export {
-  defaultAttestationIndexBaseUrl,
-  defaultAttestationMaxItems,
-  defaultAttestationMaxPages,
-  type AttestationIndexContext,
-} from './context.js'
+export { createAttestationIndexClient, type AttestationIndexClient, type CreateAttestationIndexClientParameters } from './client.js'
+export type { AttestationIndexContext } from './context.js'
 export {
   iterateIndexedAttestationPages,
   type GetIndexedAttestationsParameters,
   type IndexedAttestationPage,
   type IndexedAttestationRow,
+  type IterateIndexedAttestationPagesErrorType,
+  type IterateIndexedAttestationPagesParameters,
+  type IterateIndexedAttestationPagesReturnType,
 } from './iterate-indexed-attestation-pages.js'
-export { getIndexedAttestations, type GetIndexedAttestationsReturnType } from './get-indexed-attestations.js'
+export { getIndexedAttestations, type GetIndexedAttestationsErrorType, type GetIndexedAttestationsReturnType } from './get-indexed-attestations.js'
 export {
   getAttestationListingPage,
   type AttestationListingPageResult,
+  type GetAttestationListingPageErrorType,
   type GetAttestationListingPageParameters,
+  type GetAttestationListingPageReturnType,
   type ListedAttestationRow,
 } from './get-attestation-listing-page.js'
-export { iterateAttestationListing } from './iterate-attestation-listing.js'
-export { listAttestations, type ListAttestationsParameters, type ListAttestationsReturnType } from './list-attestations.js'
+export {
+  iterateAttestationListing,
+  type IterateAttestationListingErrorType,
+  type IterateAttestationListingParameters,
+  type IterateAttestationListingReturnType,
+} from './iterate-attestation-listing.js'
+export {
+  listAttestations,
+  type ListAttestationsErrorType,
+  type ListAttestationsParameters,
+  type ListAttestationsReturnType,
+} from './list-attestations.js'

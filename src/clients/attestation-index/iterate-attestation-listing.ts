@@ -9,6 +9,17 @@ import {
   type ListedAttestationRow,
 } from './get-attestation-listing-page.js'
 import type { ListAttestationsParameters } from './list-attestations.js'
+import type { InvalidAddressErrorType, InvalidParameterErrorType, PaginationLimitErrorType } from '../../errors/index.js'
+import type { RequestErrorType } from '../../http/transport.js'
+
+/** Parameters of {@link iterateAttestationListing}: those of {@link listAttestations}. */
+export type IterateAttestationListingParameters = ListAttestationsParameters
+
+/** What {@link iterateAttestationListing} yields: the listing's pages, in order. */
+export type IterateAttestationListingReturnType = AsyncGenerator<AttestationListingPageResult, void, undefined>
+
+/** What {@link iterateAttestationListing} throws (see its `@throws`). */
+export type IterateAttestationListingErrorType = InvalidAddressErrorType | InvalidParameterErrorType | PaginationLimitErrorType | RequestErrorType
 
 /**
  * Yields the pages of the index's listing by schema and attester, one after the other, from page 1
@@ -25,8 +36,8 @@ import type { ListAttestationsParameters } from './list-attestations.js'
  */
 export async function* iterateAttestationListing(
   client: AttestationIndexContext,
-  parameters: ListAttestationsParameters,
-): AsyncGenerator<AttestationListingPageResult, void, undefined> {
+  parameters: IterateAttestationListingParameters,
+): IterateAttestationListingReturnType {
   listingQuery(parameters)
   const maxPages = checkGuard(parameters.maxPages ?? defaultAttestationListingMaxPages, 'maxPages')
   const maxItems = checkGuard(parameters.maxItems ?? defaultAttestationListingMaxItems, 'maxItems')

@@ -5,6 +5,8 @@ import { paginate } from '../../http/paginate.js'
 import { attestationPageResponseSchema, type AttestationRow, type MalformedAttestationRow } from '../../schemas/attestation.js'
 import { normalizeAddress } from '../../utils/address.js'
 import { checkGuard, defaultAttestationMaxItems, defaultAttestationMaxPages, type AttestationIndexContext } from './context.js'
+import type { InvalidAddressErrorType, InvalidParameterErrorType, PaginationLimitErrorType } from '../../errors/index.js'
+import type { RequestErrorType } from '../../http/transport.js'
 
 /** Parameters of {@link getIndexedAttestations} and {@link iterateIndexedAttestationPages}. */
 export type GetIndexedAttestationsParameters = {
@@ -21,6 +23,19 @@ export type IndexedAttestationRow = AttestationRow | MalformedAttestationRow
 
 /** One page of the index: its rows, the page number (from 1) and the index's `total`, when sent. */
 export type IndexedAttestationPage = { items: IndexedAttestationRow[]; page: number; total: number | undefined; next: string | null }
+
+/** Parameters of {@link iterateIndexedAttestationPages}: those of {@link getIndexedAttestations}. */
+export type IterateIndexedAttestationPagesParameters = GetIndexedAttestationsParameters
+
+/** What {@link iterateIndexedAttestationPages} yields: the index's pages, in order. */
+export type IterateIndexedAttestationPagesReturnType = AsyncGenerator<IndexedAttestationPage, void, undefined>
+
+/** What {@link iterateIndexedAttestationPages} throws (see its `@throws`). */
+export type IterateIndexedAttestationPagesErrorType = 
+  | InvalidAddressErrorType
+  | InvalidParameterErrorType
+  | PaginationLimitErrorType
+  | RequestErrorType
 
 /**
  * Yields the index's pages of an address's attestations (E8,
@@ -39,8 +54,8 @@ export type IndexedAttestationPage = { items: IndexedAttestationRow[]; page: num
  */
 export async function* iterateIndexedAttestationPages(
   client: AttestationIndexContext,
-  parameters: GetIndexedAttestationsParameters,
-): AsyncGenerator<IndexedAttestationPage, void, undefined> {
+  parameters: IterateIndexedAttestationPagesParameters,
+): IterateIndexedAttestationPagesReturnType {
   const address = normalizeAddress(parameters.address)
   const maxPages = checkGuard(parameters.maxPages ?? defaultAttestationMaxPages, 'maxPages')
   const maxItems = checkGuard(parameters.maxItems ?? defaultAttestationMaxItems, 'maxItems')

@@ -12,6 +12,8 @@ import {
   type GetAttestationListingPageParameters,
   type ListedAttestationRow,
 } from './get-attestation-listing-page.js'
+import type { InvalidAddressErrorType, InvalidParameterErrorType, PaginationLimitErrorType } from '../../errors/index.js'
+import type { RequestErrorType } from '../../http/transport.js'
 
 /** Parameters of {@link iterateAttestationListing} and {@link listAttestations}. */
 export type ListAttestationsParameters = Omit<GetAttestationListingPageParameters, 'page'> & {
@@ -30,6 +32,9 @@ export type ListAttestationsReturnType<row = ListedAttestationRow> = {
   /** Pages read, the first one included (also when it was handed in as `first`). */
   pages: number
 }
+
+/** What {@link listAttestations} throws (see its `@throws`). */
+export type ListAttestationsErrorType = InvalidAddressErrorType | InvalidParameterErrorType | PaginationLimitErrorType | RequestErrorType
 
 /**
  * Reads every page of the index's listing by schema and attester: the first page, then the rest

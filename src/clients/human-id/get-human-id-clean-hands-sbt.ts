@@ -3,6 +3,8 @@ import { InvalidParameterError } from '../../errors/index.js'
 import { cleanHandsResultResponseSchema, type CleanHandsResult } from '../../schemas/human-id.js'
 import { checkActionId } from './checks.js'
 import type { ActionId, HumanIdContext } from './context.js'
+import type { InvalidParameterErrorType } from '../../errors/index.js'
+import type { RequestErrorType } from '../../http/transport.js'
 
 /** Parameters of {@link getHumanIdCleanHandsSbt}. */
 export type GetHumanIdCleanHandsSbtParameters = {
@@ -16,6 +18,9 @@ export type GetHumanIdCleanHandsSbtParameters = {
 
 /** `{ isUnique: true, signature, circuitId }` for a verified user, `{ isUnique: false }` otherwise. */
 export type GetHumanIdCleanHandsSbtReturnType = CleanHandsResult
+
+/** What {@link getHumanIdCleanHandsSbt} throws (see its `@throws`). */
+export type GetHumanIdCleanHandsSbtErrorType = InvalidParameterErrorType | RequestErrorType
 
 /**
  * Reads the clean-hands (sanctions / PEP screening) SBT status of an address on the non-EVM chain

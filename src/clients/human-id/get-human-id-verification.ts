@@ -10,6 +10,8 @@ import {
 import { normalizeAddress } from '../../utils/address.js'
 import { checkActionId, checkCredential } from './checks.js'
 import type { ActionId, HumanIdContext } from './context.js'
+import type { InvalidAddressErrorType, InvalidParameterErrorType } from '../../errors/index.js'
+import type { RequestErrorType } from '../../http/transport.js'
 
 /** Parameters of {@link getHumanIdVerification}. */
 export type GetHumanIdVerificationParameters = {
@@ -25,6 +27,9 @@ export type GetHumanIdVerificationParameters = {
 
 /** `{ result: true, expirationDate }` (Unix seconds) or `{ result: false }`. */
 export type GetHumanIdVerificationReturnType = VerificationResult
+
+/** What {@link getHumanIdVerification} throws (see its `@throws`). */
+export type GetHumanIdVerificationErrorType = InvalidAddressErrorType | InvalidParameterErrorType | RequestErrorType
 
 /**
  * Tells whether a user holds a valid Human ID verification for an action (E1-E3,

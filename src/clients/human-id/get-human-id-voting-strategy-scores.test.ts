@@ -6,7 +6,8 @@ import type { TransportOptions } from '../../http/index.js'
 import { failure } from '../../../test/helpers/async.js'
 import { describeEndpointMatrix } from '../../../test/helpers/endpoint-matrix.js'
 import { client, host, other, user, userChecksummed } from '../../../test/fixtures/human-id.js'
-import { getHumanIdVotingStrategyScores, publicVotingStrategyPath, type HumanIdClient } from './index.js'
+import { publicVotingStrategyPath } from './context.js'
+import { getHumanIdVotingStrategyScores, type HumanIdClient } from './index.js'
 
 beforeAll(() => nock.disableNetConnect())
 afterEach(() => {

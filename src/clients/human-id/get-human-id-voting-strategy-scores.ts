@@ -6,6 +6,8 @@ import { votingStrategyResponseSchema, type HumanIdCredential } from '../../sche
 import { normalizeAddress } from '../../utils/address.js'
 import { checkActionId, checkChainId, checkCredential, checkSnapshot } from './checks.js'
 import type { ActionId, HumanIdContext, SnapshotBlock } from './context.js'
+import type { InvalidAddressErrorType, InvalidParameterErrorType } from '../../errors/index.js'
+import type { RequestErrorType } from '../../http/transport.js'
 
 /** Parameters of {@link getHumanIdVotingStrategyScores}. */
 export type GetHumanIdVotingStrategyScoresParameters = {
@@ -24,6 +26,9 @@ export type GetHumanIdVotingStrategyScoresParameters = {
 
 /** Each input address, spelled as given, to 1 (verified) or 0 (not verified). */
 export type GetHumanIdVotingStrategyScoresReturnType = Record<string, 0 | 1>
+
+/** What {@link getHumanIdVotingStrategyScores} throws (see its `@throws`). */
+export type GetHumanIdVotingStrategyScoresErrorType = InvalidAddressErrorType | InvalidParameterErrorType | RequestErrorType
 
 /**
  * Reads the voting-strategy scores of many addresses (E4-E6,

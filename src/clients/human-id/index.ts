@@ -3,30 +3,23 @@
  * voting-strategy batch format (E4-E6) and the clean-hands SBT check (E7). One action per module.
  */
 
-/** The default action id, 123456789n: universal (not app-specific) uniqueness. */
-export { defaultActionId } from '../../schemas/human-id.js'
 export { createHumanIdClient, type CreateHumanIdClientParameters, type HumanIdClient } from './client.js'
-export {
-  defaultHumanIdBaseUrl,
-  defaultMaxUrlLength,
-  defaultVotingStrategyPath,
-  publicVotingStrategyPath,
-  type ActionId,
-  type HumanIdContext,
-  type SnapshotBlock,
-} from './context.js'
+export type { ActionId, HumanIdContext, SnapshotBlock } from './context.js'
 export {
   getHumanIdVerification,
+  type GetHumanIdVerificationErrorType,
   type GetHumanIdVerificationParameters,
   type GetHumanIdVerificationReturnType,
 } from './get-human-id-verification.js'
 export {
   getHumanIdVotingStrategyScores,
+  type GetHumanIdVotingStrategyScoresErrorType,
   type GetHumanIdVotingStrategyScoresParameters,
   type GetHumanIdVotingStrategyScoresReturnType,
 } from './get-human-id-voting-strategy-scores.js'
 export {
   getHumanIdCleanHandsSbt,
+  type GetHumanIdCleanHandsSbtErrorType,
   type GetHumanIdCleanHandsSbtParameters,
   type GetHumanIdCleanHandsSbtReturnType,
 } from './get-human-id-clean-hands-sbt.js'

@@ -4,6 +4,8 @@ import { defaultModelName, modelNames, modelScoreResponseSchema, type ModelName 
 import { normalizeAddress } from '../../utils/address.js'
 import { checkAnsweredAddress, responseValidationError } from '../shared.js'
 import type { PassportContext } from './context.js'
+import type { InvalidAddressErrorType, InvalidParameterErrorType } from '../../errors/index.js'
+import type { RequestErrorType } from '../../http/transport.js'
 
 /** Parameters of {@link getModelScore}. */
 export type GetModelScoreParameters = {
@@ -15,11 +17,14 @@ export type GetModelScoreParameters = {
 /** One model's score of an address: -1 (insufficient data) or 0 to 100. */
 export type GetModelScoreReturnType = { address: string; model: ModelName; score: number }
 
+/** What {@link getModelScore} throws (see its `@throws`). */
+export type GetModelScoreErrorType = InvalidAddressErrorType | InvalidParameterErrorType | RequestErrorType
+
 /**
  * Scores any EVM address with a model (B1, `GET /v2/models/score/{address}?model=`), stamps or not.
  * Draws on the model budget (separate from A and C).
  *
- * @param context A {@link PassportContext} (a {@link PassportClient} is one).
+ * @param client A {@link PassportContext} (a {@link PassportClient} is one).
  * @param parameters `address` and optional `model` (default `aggregate`).
  * @returns `{ address, model, score }`, the score read from `details.models[model]`.
  * @throws {InvalidAddressError} on a malformed address (no request is sent).
@@ -33,7 +38,7 @@ export type GetModelScoreReturnType = { address: string; model: ModelName; score
  * const { score } = await getModelScore(client, { address: '0x52908400098527886e0f7030069857d2e4169ee7', model: 'ethereum_activity' })
  */
 export async function getModelScore(
-  context: PassportContext,
+  client: PassportContext,
   { address, model = defaultModelName, signal }: GetModelScoreParameters,
 ): Promise<GetModelScoreReturnType> {
   const normalized = normalizeAddress(address)
@@ -44,17 +49,17 @@ export async function getModelScore(
     })
   }
   const request = { method: 'GET', path: `/v2/models/score/${normalized}`, query: { model } } as const
-  const { data } = await context.transport.request({
+  const { data } = await client.transport.request({
     ...request,
     schema: modelScoreResponseSchema,
-    rateLimiter: context.rateLimiters?.model,
+    rateLimiter: client.rateLimiters?.model,
     signal,
   })
-  checkAnsweredAddress(context.transport, request, normalized, data.address, ['address'])
+  checkAnsweredAddress(client.transport, request, normalized, data.address, ['address'])
   const entry = Object.hasOwn(data.details.models, model) ? data.details.models[model] : undefined
   if (entry === undefined) {
     const present = Object.keys(data.details.models)
-    throw responseValidationError(context.transport, request, [
+    throw responseValidationError(client.transport, request, [
       {
         path: ['details', 'models', model],
         message: `Expected a score for model "${model}", received ${present.length ? `only ${present.join(', ')}` : 'no model'}`,

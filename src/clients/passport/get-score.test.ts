@@ -1,6 +1,6 @@
 import nock from 'nock'
 import { afterEach, beforeAll, describe, expect, test } from 'vitest'
-import { createTransport } from '../../http/index.js'
+import { createTransport } from '../../http/transport.js'
 import { failure } from '../../../test/helpers/async.js'
 import { describeEndpointMatrix } from '../../../test/helpers/endpoint-matrix.js'
 import { testInvalidParameters } from '../../../test/helpers/invalid-parameters.js'

@@ -1,14 +1,19 @@
 /** A3 of the passport API, every page: an address's stamps. */
 import { iterateStampPages, type IterateStampsParameters, type IterateStampsReturnType } from '../stamp-pages.js'
 import { stampPageContext, type PassportContext } from './context.js'
+import type { InvalidAddressErrorType, InvalidParameterErrorType, PaginationLimitErrorType } from '../../errors/index.js'
+import type { RequestErrorType } from '../../http/transport.js'
 
 export type { IterateStampsParameters, IterateStampsReturnType } from '../stamp-pages.js'
+
+/** What {@link iterateStamps} throws (see its `@throws`). */
+export type IterateStampsErrorType = InvalidAddressErrorType | InvalidParameterErrorType | PaginationLimitErrorType | RequestErrorType
 
 /**
  * Iterates over all stamp pages of an address (A3), following `next` tokens until there are none.
  * Arguments are checked when it is called, before any request.
  *
- * @param context A {@link PassportContext} (a {@link PassportClient} is one).
+ * @param client A {@link PassportContext} (a {@link PassportClient} is one).
  * @param parameters Those of {@link listStamps} without `token`, plus `maxPages` (default 1,000) and
  * `maxItems` (default 100,000).
  * @throws {InvalidAddressError} or {@link InvalidParameterError} at once on bad arguments.
@@ -21,6 +26,6 @@ export type { IterateStampsParameters, IterateStampsReturnType } from '../stamp-
  *   for (const stamp of page.items) console.log(stamp.credential.credentialSubject.provider)
  * }
  */
-export function iterateStamps(context: PassportContext, parameters: IterateStampsParameters): IterateStampsReturnType {
-  return iterateStampPages(stampPageContext(context), '/v2/stamps', parameters)
+export function iterateStamps(client: PassportContext, parameters: IterateStampsParameters): IterateStampsReturnType {
+  return iterateStampPages(stampPageContext(client), '/v2/stamps', parameters)
 }

@@ -4,6 +4,8 @@ import { normalizeAddress } from '../../utils/address.js'
 import { parsePositiveIntegerId } from '../../utils/parse.js'
 import { responseValidationError } from '../shared.js'
 import type { RegistryContext } from './context.js'
+import type { InvalidAddressErrorType, InvalidParameterErrorType } from '../../errors/index.js'
+import type { RequestErrorType } from '../../http/transport.js'
 
 /** Parameters of {@link getRegistryScore}. */
 export type GetRegistryScoreParameters = {
@@ -14,11 +16,14 @@ export type GetRegistryScoreParameters = {
 /** The one score record of the address (normalized: evidence decimals as strings, nulls for absent fields). */
 export type GetRegistryScoreReturnType = RegistryScore
 
+/** What {@link getRegistryScore} throws (see its `@throws`). */
+export type GetRegistryScoreErrorType = InvalidAddressErrorType | InvalidParameterErrorType | RequestErrorType
+
 /**
  * Reads the score of a submitted address (C3, `GET /registry/score/{scorer_id}/{address}`) and
  * returns its one record (the spec wraps it in `{ items: [...] }`; a bare record is accepted too).
  *
- * @param context A {@link RegistryContext} (a {@link RegistryClient} is one).
+ * @param client A {@link RegistryContext} (a {@link RegistryClient} is one).
  * @param parameters `scorerId` and `address`.
  * @throws {InvalidAddressError} on a malformed address (no request is sent).
  * @throws {InvalidParameterError} on a bad `scorerId` (no request is sent).
@@ -32,22 +37,22 @@ export type GetRegistryScoreReturnType = RegistryScore
  * const { status, score } = await getRegistryScore(registry, { scorerId: 335, address: '0x52908400098527886e0f7030069857d2e4169ee7' })
  */
 export async function getRegistryScore(
-  context: RegistryContext,
+  client: RegistryContext,
   { scorerId, address, signal }: GetRegistryScoreParameters,
 ): Promise<GetRegistryScoreReturnType> {
   const id = parsePositiveIntegerId(scorerId, 'scorerId')
   const normalized = normalizeAddress(address)
   const request = { method: 'GET', path: `/registry/score/${id}/${normalized}` } as const
-  const { data } = await context.transport.request({
+  const { data } = await client.transport.request({
     ...request,
     schema: registryScoreItemsResponseSchema,
-    rateLimiter: context.rateLimiter,
+    rateLimiter: client.rateLimiter,
     signal,
   })
   // Only the record of the address asked: a record about anyone else is never this address's score.
   const record = data.items.find((item) => item.address.toLowerCase() === normalized)
   if (record === undefined) {
-    throw responseValidationError(context.transport, request, [
+    throw responseValidationError(client.transport, request, [
       {
         path: ['items'],
         message: data.items.length

@@ -4,7 +4,8 @@ import type { RegistryScore, RegistryScorePage } from '../../schemas/registry.js
 import { parseInteger, parsePositiveIntegerId } from '../../utils/parse.js'
 import { checkPaginationGuards } from '../shared.js'
 import type { RegistryContext } from './context.js'
-import { listScores, scoreFilterQuery, type ScoreFilters } from './list-scores.js'
+import { listScores, scoreFilterQuery, type ListScoresErrorType, type ScoreFilters } from './list-scores.js'
+import type { PaginationLimitErrorType } from '../../errors/index.js'
 
 /** Parameters of {@link iterateScores}: the filters, the page size and guards. */
 export type IterateScoresParameters = ScoreFilters & { limit?: number | undefined } & PaginationGuards
@@ -13,12 +14,15 @@ export type IterateScoresPage = RegistryScorePage & { offset: number }
 /** The pages of {@link iterateScores}, in order. */
 export type IterateScoresReturnType = AsyncGenerator<IterateScoresPage, void, undefined>
 
+/** What {@link iterateScores} throws (see its `@throws`). */
+export type IterateScoresErrorType = ListScoresErrorType | PaginationLimitErrorType
+
 /**
  * Iterates over every score of a scorer (C4) by offset: from 0, each page starts where the last
  * one ended, until the offset reaches `count` or a page is empty. Arguments are checked when it
  * is called, before any request.
  *
- * @param context A {@link RegistryContext} (a {@link RegistryClient} is one).
+ * @param client A {@link RegistryContext} (a {@link RegistryClient} is one).
  * @param parameters The filters of {@link listScores}, `limit`, `maxPages` (default 1,000) and `maxItems` (default 100,000).
  * @throws {InvalidParameterError} at once on bad arguments.
  * @throws {PaginationLimitError} (while iterating) when a guard trips.
@@ -30,7 +34,7 @@ export type IterateScoresReturnType = AsyncGenerator<IterateScoresPage, void, un
  *   for (const record of page.items) console.log(record.address, record.score)
  * }
  */
-export function iterateScores(context: RegistryContext, parameters: IterateScoresParameters): IterateScoresReturnType {
+export function iterateScores(client: RegistryContext, parameters: IterateScoresParameters): IterateScoresReturnType {
   const { maxPages, maxItems, limit, ...filters } = parameters
   const scorerId = parsePositiveIntegerId(filters.scorerId, 'scorerId')
   scoreFilterQuery(filters) // checks the timestamps now
@@ -38,7 +42,7 @@ export function iterateScores(context: RegistryContext, parameters: IterateScore
   const guards = checkPaginationGuards({ maxPages, maxItems })
   const pages = paginate<RegistryScore, IterateScoresPage & { next: string | null }>(async (cursor) => {
     const offset = cursor === undefined ? 0 : Number(cursor)
-    const page = await listScores(context, { ...filters, scorerId, limit, offset })
+    const page = await listScores(client, { ...filters, scorerId, limit, offset })
     const end = offset + page.items.length
     return { ...page, offset, next: page.items.length === 0 || end >= page.count ? null : String(end) }
   }, guards)

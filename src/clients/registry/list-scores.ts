@@ -4,6 +4,8 @@ import { normalizeAddress } from '../../utils/address.js'
 import { parseInteger, parsePositiveIntegerId } from '../../utils/parse.js'
 import { responseValidationError, toIsoTimestamp } from '../shared.js'
 import type { RegistryContext } from './context.js'
+import type { InvalidAddressErrorType, InvalidParameterErrorType } from '../../errors/index.js'
+import type { RequestErrorType } from '../../http/transport.js'
 
 /** The filters of {@link listScores} and {@link iterateScores}. */
 export type ScoreFilters = {
@@ -46,13 +48,16 @@ export function scoreFilterQuery({ lastScoreTimestampGt, lastScoreTimestampGte, 
   }
 }
 
+/** What {@link listScores} throws (see its `@throws`). */
+export type ListScoresErrorType = InvalidAddressErrorType | InvalidParameterErrorType | RequestErrorType
+
 /**
  * Reads one page of the scores submitted to a scorer (C4, `GET /registry/score/{scorer_id}`).
  * The timestamp filters are sent in both spellings: the spec's `last_score_timestamp_gt` / `_gte`
  * and the public service's `last_score_timestamp__gt` / `__gte`, with the same value. With `address`,
  * the page holds that address's one record or nothing (the public service's `address` filter).
  *
- * @param context A {@link RegistryContext} (a {@link RegistryClient} is one).
+ * @param client A {@link RegistryContext} (a {@link RegistryClient} is one).
  * @param parameters `scorerId`, optional `lastScoreTimestampGt`, `lastScoreTimestampGte`, `address`, `limit`, `offset`.
  * @throws {InvalidParameterError} on a bad `scorerId`, timestamp, `limit` or `offset` (no request is sent).
  * @throws {InvalidAddressError} on a malformed `address` (no request is sent).
@@ -64,18 +69,18 @@ export function scoreFilterQuery({ lastScoreTimestampGt, lastScoreTimestampGte, 
  * const registry = createRegistryClient({ apiKey: process.env.PASSPORT_API_KEY! })
  * const { items, count } = await listScores(registry, { scorerId: 335, lastScoreTimestampGte: '2024-10-01', limit: 100 })
  */
-export async function listScores(context: RegistryContext, parameters: ListScoresParameters): Promise<ListScoresReturnType> {
+export async function listScores(client: RegistryContext, parameters: ListScoresParameters): Promise<ListScoresReturnType> {
   const id = parsePositiveIntegerId(parameters.scorerId, 'scorerId')
   const filters = scoreFilterQuery(parameters)
   const { limit, offset, signal } = parameters
   if (limit !== undefined) parseInteger(limit, 'limit', { min: 1 })
   if (offset !== undefined) parseInteger(offset, 'offset', { min: 0 })
   const request = { method: 'GET', path: `/registry/score/${id}`, query: { ...filters, limit, offset } } as const
-  const { data } = await context.transport.request({ ...request, schema: registryScorePageResponseSchema, rateLimiter: context.rateLimiter, signal })
+  const { data } = await client.transport.request({ ...request, schema: registryScorePageResponseSchema, rateLimiter: client.rateLimiter, signal })
   const wanted = filters.address
   const stranger = wanted === undefined ? -1 : data.items.findIndex((item) => item.address.toLowerCase() !== wanted)
   if (stranger !== -1) {
-    throw responseValidationError(context.transport, request, [
+    throw responseValidationError(client.transport, request, [
       { path: ['items', stranger, 'address'], message: `Expected only the score of ${wanted}, received one of ${data.items[stranger]?.address}` },
     ])
   }

@@ -4,6 +4,8 @@ import { registryScoreResponseSchema, type RegistryScore } from '../../schemas/r
 import { normalizeAddress } from '../../utils/address.js'
 import { parsePositiveIntegerId } from '../../utils/parse.js'
 import type { RegistryContext } from './context.js'
+import type { InvalidAddressErrorType, InvalidParameterErrorType } from '../../errors/index.js'
+import type { RequestErrorType } from '../../http/transport.js'
 
 /** Parameters of {@link submitPassport}. */
 export type SubmitPassportParameters = {
@@ -20,12 +22,15 @@ export type SubmitPassportParameters = {
 /** The score record; it may still be `PROCESSING` with a null score (use {@link waitForScore}). */
 export type SubmitPassportReturnType = RegistryScore
 
+/** What {@link submitPassport} throws (see its `@throws`). */
+export type SubmitPassportErrorType = InvalidAddressErrorType | InvalidParameterErrorType | RequestErrorType
+
 /**
  * Submits an address for scoring (C2, `POST /registry/submit-passport`). Not idempotent: after a
  * 5xx, a timeout or a network error the request is not repeated (it may have been applied); only a
  * 429, which the server refuses before doing anything, is retried.
  *
- * @param context A {@link RegistryContext} (a {@link RegistryClient} is one).
+ * @param client A {@link RegistryContext} (a {@link RegistryClient} is one).
  * @param parameters `address`, `scorerId`, and `signature` with `nonce` when the scorer requires them.
  * @throws {InvalidAddressError} on a malformed address (no request is sent).
  * @throws {InvalidParameterError} on a bad `scorerId`, a signature that is not 0x hex, or a signature
@@ -40,7 +45,7 @@ export type SubmitPassportReturnType = RegistryScore
  * const record = submitted.status === 'DONE' ? submitted : await registry.waitForScore({ address: submitted.address, scorerId: 335 })
  */
 export async function submitPassport(
-  context: RegistryContext,
+  client: RegistryContext,
   { address, scorerId, signature, nonce, signal }: SubmitPassportParameters,
 ): Promise<SubmitPassportReturnType> {
   const normalized = normalizeAddress(address)
@@ -57,13 +62,13 @@ export async function submitPassport(
       reason: 'A signature and the nonce of the message it signs go together: give both or neither.',
     })
   }
-  const { data } = await context.transport.request({
+  const { data } = await client.transport.request({
     method: 'POST',
     path: '/registry/submit-passport',
     body: { address: normalized, scorer_id: id, ...(signature !== undefined ? { signature, nonce } : {}) },
     schema: registryScoreResponseSchema,
     idempotent: false,
-    rateLimiter: context.rateLimiter,
+    rateLimiter: client.rateLimiter,
     signal,
   })
   return data

@@ -5,7 +5,8 @@ import type { RegistryScore } from '../../schemas/registry.js'
 import { normalizeAddress } from '../../utils/address.js'
 import { parseDuration, parseInteger, parsePositiveIntegerId } from '../../utils/parse.js'
 import type { RegistryContext } from './context.js'
-import { getRegistryScore } from './get-registry-score.js'
+import { getRegistryScore, type GetRegistryScoreErrorType } from './get-registry-score.js'
+import type { ScoreTimeoutErrorType, ScoringErrorType } from '../../errors/index.js'
 
 /** Parameters of {@link waitForScore}. */
 export type WaitForScoreParameters = {
@@ -23,6 +24,9 @@ export type WaitForScoreParameters = {
 /** The record once its status is `DONE`. */
 export type WaitForScoreReturnType = RegistryScore
 
+/** What {@link waitForScore} throws (see its `@throws`). */
+export type WaitForScoreErrorType = GetRegistryScoreErrorType | ScoringErrorType | ScoreTimeoutErrorType
+
 /**
  * Reads a submitted address's score (C3) until its status is `DONE`, waiting `intervalMs`,
  * then twice as long before each further read, up to `maxIntervalMs` (no jitter: one caller,
@@ -30,7 +34,7 @@ export type WaitForScoreReturnType = RegistryScore
  * (an unknown status is taken as not finished yet; `maxAttempts` bounds the wait and the
  * {@link ScoreTimeoutError} names the last status seen).
  *
- * @param context A {@link RegistryContext} (a {@link RegistryClient} is one); its `sleep` and `now` are used.
+ * @param client A {@link RegistryContext} (a {@link RegistryClient} is one); its `sleep` and `now` are used.
  * @param parameters `scorerId`, `address`, and optional `maxAttempts`, `intervalMs`, `maxIntervalMs`, `signal`.
  * @throws {ScoringError} when the status becomes `ERROR`.
  * @throws {ScoreTimeoutError} when the score is not `DONE` after `maxAttempts` reads.
@@ -43,7 +47,7 @@ export type WaitForScoreReturnType = RegistryScore
  * const { score } = await waitForScore(registry, { scorerId: 335, address: '0x52908400098527886e0f7030069857d2e4169ee7' })
  */
 export async function waitForScore(
-  context: RegistryContext,
+  client: RegistryContext,
   { scorerId, address, maxAttempts = 10, intervalMs = 1000, maxIntervalMs = 10_000, signal }: WaitForScoreParameters,
 ): Promise<WaitForScoreReturnType> {
   const id = parsePositiveIntegerId(scorerId, 'scorerId')
@@ -51,12 +55,12 @@ export async function waitForScore(
   parseInteger(maxAttempts, 'maxAttempts', { min: 1 })
   parseDuration(intervalMs, 'intervalMs')
   parseDuration(maxIntervalMs, 'maxIntervalMs')
-  const { now = Date.now, sleep = defaultSleep } = context
+  const { now = Date.now, sleep = defaultSleep } = client
   const started = now()
   let lastStatus = ''
   for (let attempt = 1; attempt <= maxAttempts; attempt++) {
     if (attempt > 1) await sleep(Math.min(maxIntervalMs, intervalMs * 2 ** (attempt - 2)), signal)
-    const record = await getRegistryScore(context, { scorerId: id, address: normalized, signal })
+    const record = await getRegistryScore(client, { scorerId: id, address: normalized, signal })
     if (record.status === 'DONE') return record
     if (record.status === 'ERROR') throw new ScoringError({ address: normalized, scorerId: id, error: record.error })
     lastStatus = record.status

@@ -4,17 +4,14 @@
  * One module per concern under `stamp-cache/`; this module is their public face.
  */
 export { createStampCacheClient, type StampCacheClient } from './client.js'
-export {
-  type CreateStampCacheClientParameters,
-  type StampCacheContext,
-  type StampCacheRequestOptions,
-  type StampCacheSigner,
-} from './context.js'
+export type { CreateStampCacheClientParameters, StampCacheContext, StampCacheRequestOptions, StampCacheSigner } from './context.js'
 export {
   getStampCacheSignInNonce,
-  signInNoncePath,
   signInToStampCache,
+  type GetStampCacheSignInNonceErrorType,
+  type GetStampCacheSignInNonceParameters,
   type GetStampCacheSignInNonceReturnType,
+  type SignInToStampCacheErrorType,
   type SignInToStampCacheParameters,
   type SignInToStampCacheReturnType,
 } from './sign-in.js'
@@ -23,14 +20,21 @@ export {
   deleteCachedStamps,
   updateCachedStamps,
   updateCachedStampSaveStatus,
+  type AddCachedStampsErrorType,
   type AddCachedStampsParameters,
+  type AddCachedStampsReturnType,
   type CacheStampInput,
+  type DeleteCachedStampsErrorType,
   type DeleteCachedStampsParameters,
+  type DeleteCachedStampsReturnType,
   type DeleteStampInput,
   type SaveStatusInput,
+  type UpdateCachedStampSaveStatusErrorType,
   type UpdateCachedStampSaveStatusParameters,
   type UpdateCachedStampSaveStatusReturnType,
+  type UpdateCachedStampsErrorType,
   type UpdateCachedStampsParameters,
+  type UpdateCachedStampsReturnType,
 } from './writes.js'
 export {
   calculateStampCacheScore,
@@ -38,20 +42,37 @@ export {
   getStampCacheScore,
   getStampCacheStakes,
   getStampCacheWeights,
+  type CalculateStampCacheScoreErrorType,
   type CalculateStampCacheScoreParameters,
+  type CalculateStampCacheScoreReturnType,
+  type GetCachedStampsErrorType,
   type GetCachedStampsParameters,
+  type GetCachedStampsReturnType,
+  type GetStampCacheScoreErrorType,
   type GetStampCacheScoreParameters,
+  type GetStampCacheScoreReturnType,
+  type GetStampCacheStakesErrorType,
+  type GetStampCacheStakesParameters,
+  type GetStampCacheStakesReturnType,
+  type GetStampCacheWeightsErrorType,
+  type GetStampCacheWeightsParameters,
+  type GetStampCacheWeightsReturnType,
 } from './reads.js'
 export {
   acceptStampCacheTos,
-  defaultTosType,
   getStampCacheTosMessage,
   isStampCacheTosAccepted,
   signAndAcceptStampCacheTos,
+  type AcceptStampCacheTosErrorType,
   type AcceptStampCacheTosParameters,
+  type AcceptStampCacheTosReturnType,
+  type GetStampCacheTosMessageErrorType,
   type GetStampCacheTosMessageParameters,
   type GetStampCacheTosMessageReturnType,
+  type IsStampCacheTosAcceptedErrorType,
   type IsStampCacheTosAcceptedParameters,
+  type IsStampCacheTosAcceptedReturnType,
+  type SignAndAcceptStampCacheTosErrorType,
   type SignAndAcceptStampCacheTosParameters,
   type SignAndAcceptStampCacheTosReturnType,
 } from './terms.js'

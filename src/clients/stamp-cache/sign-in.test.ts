@@ -3,7 +3,7 @@ import { verifyMessage, type Hex } from 'viem'
 import { createSiweMessage, parseSiweMessage, validateSiweMessage } from 'viem/siwe'
 import { afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { AuthenticationError, InvalidAddressError, InvalidParameterError, ResponseValidationError } from '../../errors/index.js'
-import type { SiweMessage } from '../../schemas/index.js'
+import type { SiweMessage } from '../../schemas/stamp-cache.js'
 import { failure } from '../../../test/helpers/async.js'
 import { describeEndpointMatrix, fastTransport } from '../../../test/helpers/endpoint-matrix.js'
 import {

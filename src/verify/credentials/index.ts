@@ -7,12 +7,12 @@ import { getNetwork, type HumanCredential } from '../../chain/constants.js'
 import { decodeGetSbt, decodeSbtOwners, getSbtCall, sbtOwnersCall } from '../../chain/hub.js'
 import { decodeIsUniqueForAction, isUniqueForActionCall } from '../../chain/legacy.js'
 import { blockTimestampCall, decodeBlockTimestamp, defaultMulticallBatchSize, defaultMulticallConcurrency, multicallAt } from '../../chain/multicall.js'
-import { declaredChainId, toPublicClient } from '../../chain/provider.js'
+import { declaredChainId, toPublicClient, type ChainClient } from '../../chain/provider.js'
 import { chainReadError, readBlockHeader, readChainId, type ChainErrorContext } from '../../chain/rpc.js'
 import { decodeGetAttestation, decodeRecipient, getAttestationCall } from '../../chain/sign-protocol.js'
 import { InvalidParameterError } from '../../errors/index.js'
 import { normalizeAddress } from '../../utils/address.js'
-import { parseActionId, parseBlockNumber, parsePositiveInteger } from '../../utils/parse.js'
+import { defaultActionId, parseActionId, parseBlockNumber, parsePositiveInteger } from '../../utils/parse.js'
 import { findCleanHandsRows, parseAttestationLookup } from '../attestation-lookup.js'
 import { checkOnchainCleanHandsAttestation, createCleanHandsRowCheck, type CleanHandsRow } from '../clean-hands.js'
 import type { MalformedAttestationRow } from '../../schemas/attestation.js'
@@ -29,6 +29,7 @@ export type {
   CredentialResult,
   LegacyStoreEvidence,
   SbtEvidence,
+  VerifyCredentialsErrorType,
   VerifyCredentialsParameters,
   VerifyCredentialsReturnType,
 } from './types.js'
@@ -73,8 +74,7 @@ export type { AttestationIndex, AttestationLookup, AttestationLookupSummary } fr
  * import { optimism } from 'viem/chains'
  *
  * const client = createPublicClient({ chain: optimism, transport: http(process.env.OPTIMISM_RPC_URL) })
- * const { results } = await verifyCredentials({
- *   client,
+ * const { results } = await verifyCredentials(client, {
  *   addresses: ['0x52908400098527886E0F7030069857D2E4169EE7'],
  *   credentials: ['gov-id', 'phone'],
  *   blockNumber: 130_000_000n,
@@ -82,18 +82,30 @@ export type { AttestationIndex, AttestationLookup, AttestationLookupSummary } fr
  * results['0x52908400098527886e0f7030069857d2e4169ee7']?.['gov-id'].valid // true or false
  */
 export async function verifyCredentials<const credential extends HumanCredential>(
-  parameters: VerifyCredentialsParameters<credential>,
+  chainClient: ChainClient,
+  {
+    addresses: givenAddresses,
+    credentials: givenCredentials,
+    actionId: givenActionId = defaultActionId,
+    blockNumber: givenBlockNumber = 'latest',
+    network: givenNetwork,
+    constants,
+    allowSandbox = false,
+    attestationIndex,
+    attestationLookup: givenLookup = 'auto',
+    batchSize: givenBatchSize = defaultMulticallBatchSize,
+    concurrency: givenConcurrency = defaultMulticallConcurrency,
+  }: VerifyCredentialsParameters<credential>,
 ): Promise<VerifyCredentialsReturnType<credential>> {
   // Everything the caller controls is checked before the first request.
-  if (!Array.isArray(parameters.addresses)) throw new InvalidParameterError({ parameter: 'addresses', reason: 'Expected an array of addresses.' })
-  const addresses = [...new Set(parameters.addresses.map((address) => normalizeAddress(address)))]
-  const credentials: HumanCredential[] = parseCredentials(parameters.credentials)
-  const actionId = parseActionId(parameters.actionId)
-  const pinned = parseBlockNumber(parameters.blockNumber)
+  if (!Array.isArray(givenAddresses)) throw new InvalidParameterError({ parameter: 'addresses', reason: 'Expected an array of addresses.' })
+  const addresses = [...new Set(givenAddresses.map((address) => normalizeAddress(address)))]
+  const credentials: HumanCredential[] = parseCredentials(givenCredentials)
+  const actionId = parseActionId(givenActionId)
+  const pinned = parseBlockNumber(givenBlockNumber)
   const blockNumber = pinned === 'latest' ? undefined : pinned
-  const batchSize = parsePositiveInteger(parameters.batchSize ?? defaultMulticallBatchSize, 'batchSize')
-  const concurrency = parsePositiveInteger(parameters.concurrency ?? defaultMulticallConcurrency, 'concurrency')
-  const { attestationIndex } = parameters
+  const batchSize = parsePositiveInteger(givenBatchSize, 'batchSize')
+  const concurrency = parsePositiveInteger(givenConcurrency, 'concurrency')
   const wantsCleanHands = credentials.includes('clean-hands')
   if (wantsCleanHands && (typeof attestationIndex !== 'object' || attestationIndex === null || typeof attestationIndex.getAttestations !== 'function')) {
     throw new InvalidParameterError({
@@ -101,11 +113,11 @@ export async function verifyCredentials<const credential extends HumanCredential
       reason: 'clean-hands needs an attestation index ({ getAttestations({ address }) }) to find attestation ids.',
     })
   }
-  const attestationLookup = parseAttestationLookup(parameters.attestationLookup, attestationIndex)
-  const declared = declaredChainId(parameters.client)
-  const client = toPublicClient(parameters.client)
-  const requested = parameters.network === undefined ? undefined : getNetwork(parameters.network, parameters.constants)
-  if (requested) checkNetwork(requested, parameters.allowSandbox === true, wantsCleanHands)
+  const attestationLookup = parseAttestationLookup(givenLookup, attestationIndex)
+  const declared = declaredChainId(chainClient)
+  const client = toPublicClient(chainClient)
+  const requested = givenNetwork === undefined ? undefined : getNetwork(givenNetwork, constants)
+  if (requested) checkNetwork(requested, allowSandbox === true, wantsCleanHands)
   if (requested && declared !== undefined) checkChain(requested, declared, 'declared for')
 
   // Pin the chain and the block: ask the node only for what the client does not declare and the
@@ -115,16 +127,16 @@ export async function verifyCredentials<const credential extends HumanCredential
     declared ?? readChainId(client, { addresses, blockNumber: blockNumber ?? 'latest' }),
     blockNumber === undefined || wantsCleanHands ? readBlockHeader(client, { blockNumber, addresses, chainId: declared }) : undefined,
   ])
-  const network = requested ?? getNetwork(chainId, parameters.constants)
+  const network = requested ?? getNetwork(chainId, constants)
   if (declared === undefined) checkChain(network, chainId, 'connected to')
-  if (!requested) checkNetwork(network, parameters.allowSandbox === true, wantsCleanHands)
+  if (!requested) checkNetwork(network, allowSandbox === true, wantsCleanHands)
   const at = header?.number ?? (blockNumber as bigint)
   let timestamp = header?.timestamp
   const context = (address: string, call: string): ChainErrorContext => ({ blockNumber: at, chainId, addresses: [address], call })
   const run = (plan: CallPlan) =>
     plan.calls.length === 0
       ? Promise.resolve()
-      : multicallAt({ client, multicall3: network.contracts.multicall3, calls: plan.calls, blockNumber: at, batchSize, concurrency, chainId }).then(
+      : multicallAt(client, { multicall3: network.contracts.multicall3, calls: plan.calls, blockNumber: at, batchSize, concurrency, chainId }).then(
           (results) => results.forEach((result, index) => plan.handlers[index]?.(result)),
         )
 

@@ -4,7 +4,7 @@
  * chart is a figure with `role="img"`, an accessible name and a description, and a caption whose
  * numbers add up to the voter count.
  */
-import type { AuditSummary } from './types.js'
+import type { AuditSummary } from '../types.js'
 
 /** The report's colours; each legend swatch uses the same variable as its bars. */
 export const chartPalette = {

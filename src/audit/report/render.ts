@@ -5,10 +5,11 @@
 import { stringify as stringifyCsv } from 'csv-stringify/sync'
 import { methodLabel } from './charts.js'
 import { renderGatedOutcomeLines, renderGatedOutcomeMarkdown } from './gated.js'
-export { renderAuditHtml } from './html.js'
-import { escapeMarkdown, sanitizeTerminal } from '../utils/sanitize.js'
-import type { Colours } from '../utils/colour.js'
-import type { AuditResult, AuditSummary, AuditVoter } from './types.js'
+export { auditHtmlChunks, renderAuditHtml } from './html.js'
+import { escapeMarkdown, sanitizeTerminal } from '../../utils/sanitize.js'
+import type { Colours } from '../../utils/colour.js'
+import { auditTitle, describeNetwork } from '../title.js'
+import type { AuditResult, AuditSummary, AuditVoter } from '../types.js'
 
 function formatPower(value: number): string {
   return value.toLocaleString('en-US', { maximumFractionDigits: 2 })
@@ -72,7 +73,7 @@ function runRows(result: AuditResult, shown: (text: string) => string = (text) =
   return [
     ...(run.proposal ? ([['Proposal', `${shown(run.proposal.title)} (${shown(run.proposal.id)}, space ${shown(run.proposal.space)})`]] as [string, string][]) : []),
     ['Votes from', shown(run.votesSource)],
-    ['Network', shown(run.network)],
+    ['Network', shown(describeNetwork(run.network))],
     ['Snapshot block', `${run.snapshot} (${isoTime(run.blockTimestamp)})`],
     ['Strategy', `${shown(run.strategy)} ${shown(JSON.stringify(run.options))}`],
     ['personhood', run.packageVersion],
@@ -87,7 +88,7 @@ export function renderAuditMarkdown(result: AuditResult): string {
     [`| ${head.join(' | ')} |`, `| ${head.map(() => '---').join(' | ')} |`, ...rows.map((row) => `| ${row.join(' | ')} |`)].join('\n')
   // Every text from outside (title, choices, space, file name, options) is escaped: no raw HTML,
   // no link, no new heading or table cell can come from a proposal.
-  const title = result.run.proposal ? `Audit: ${escapeMarkdown(result.run.proposal.title)}` : `Audit of ${escapeMarkdown(result.run.votesSource)}`
+  const title = `Voter audit: ${escapeMarkdown(auditTitle(result))}`
   return [
     `# ${title}`,
     '',

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:f
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
-import { createCachingFetch } from '../../src/audit/cache.js'
+import { createCachingFetch } from '../../src/http/cache.js'
 
 let dir: string
 const scope = { chainId: '10', blockNumber: 100n }

@@ -1,6 +1,6 @@
 import nock from 'nock'
 import { afterEach, beforeAll, describe, expect, test } from 'vitest'
-import { createSnapshotHubClient } from '../../src/audit/hub.js'
+import { createSnapshotHubClient } from '../../src/clients/snapshot-hub.js'
 import { failure } from '../helpers/async.js'
 import { fastTransport } from '../helpers/endpoint-matrix.js'
 

@@ -3,13 +3,13 @@
  * of its votes. Votes are read in pages of 1,000 ordered by creation time, with the creation time
  * as the cursor (the hub caps `skip`), so a proposal of any size is read whole, each vote once.
  */
+import type { Address } from 'viem'
 import { z } from 'zod'
 import { ProposalNotFoundError, SnapshotHubError } from '../errors/audit.js'
 import { InvalidParameterError, PaginationLimitError } from '../errors/input.js'
 import { createTransport, type Transport, type TransportOptions } from '../http/transport.js'
 import { addressSchema } from '../schemas/common.js'
 import { checksumAddress } from '../utils/address.js'
-import type { AuditVote, VoteChoice } from './votes.js'
 
 /** The public hub's GraphQL endpoint. */
 export const defaultSnapshotHubUrl = 'https://hub.snapshot.org/graphql'
@@ -19,6 +19,27 @@ export const snapshotVotesPageSize = 1000
 
 /** The hub refuses a larger `skip`. */
 const hubMaxSkip = 5000
+
+/**
+ * A vote's choice as Snapshot records it: a 1-based choice index (single-choice, basic), a list of
+ * indices (approval, ranked-choice: most preferred first), or weights by 1-based index as a string
+ * key (weighted, quadratic).
+ */
+export type SnapshotVoteChoice = number | readonly number[] | Readonly<Record<string, number>>
+
+/** One vote, as the hub lists it. */
+export type SnapshotVote = {
+  /** The voter, EIP-55. */
+  voter: Address
+  choice: SnapshotVoteChoice
+  /** Voting power as the proposal's strategies counted it. */
+  votingPower: number
+  /** Unix seconds, when known. */
+  created?: number | undefined
+  /** The hub's vote id (or IPFS hash), when known. */
+  id?: string | undefined
+  reason?: string | undefined
+}
 
 /** A proposal, as the audit needs it. */
 export type SnapshotProposal = {
@@ -53,9 +74,9 @@ export type SnapshotHubClient = {
   /** One proposal: see {@link getProposal}. */
   getProposal(parameters: { id: string; signal?: AbortSignal }): Promise<SnapshotProposal>
   /** Every vote of a proposal, page by page: see {@link iterateProposalVotes}. */
-  iterateVotes(parameters: IterateProposalVotesParameters): AsyncGenerator<AuditVote[], void, undefined>
+  iterateVotes(parameters: IterateProposalVotesParameters): AsyncGenerator<SnapshotVote[], void, undefined>
   /** Every vote of a proposal. */
-  getVotes(parameters: IterateProposalVotesParameters): Promise<AuditVote[]>
+  getVotes(parameters: IterateProposalVotesParameters): Promise<SnapshotVote[]>
 }
 
 type HubContext = { transport: Transport; path: string; url: string }
@@ -87,7 +108,7 @@ export function createSnapshotHubClient(config: CreateSnapshotHubClientParameter
     getProposal: (parameters) => getProposal(context, parameters),
     iterateVotes: (parameters) => iterateProposalVotes(context, parameters),
     getVotes: async (parameters) => {
-      const all: AuditVote[] = []
+      const all: SnapshotVote[] = []
       for await (const page of iterateProposalVotes(context, parameters)) all.push(...page)
       return all
     },
@@ -112,7 +133,7 @@ const proposalSchema = z.object({
     .transform((value) => value ?? []),
 })
 
-const choiceSchema: z.ZodType<VoteChoice> = z.union([
+const choiceSchema: z.ZodType<SnapshotVoteChoice> = z.union([
   z.number().int().min(1),
   z.array(z.number().int().min(1)).min(1),
   z.record(z.string().regex(/^[1-9]\d*$/), z.number().nonnegative()),
@@ -191,7 +212,7 @@ const votesQuery = `query Votes($proposal: String!, $first: Int!, $skip: Int!, $
  * @throws {PaginationLimitError} past `maxVotes`, or when more votes share one second than the hub can skip.
  * @throws {SnapshotHubError} when the hub answers with GraphQL errors.
  */
-export async function* iterateProposalVotes(context: HubContext, parameters: IterateProposalVotesParameters): AsyncGenerator<AuditVote[], void, undefined> {
+export async function* iterateProposalVotes(context: HubContext, parameters: IterateProposalVotesParameters): AsyncGenerator<SnapshotVote[], void, undefined> {
   const maxVotes = parameters.maxVotes ?? 1_000_000
   const maxPages = parameters.maxPages ?? 2_000
   const seen = new Set<string>()

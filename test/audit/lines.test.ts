@@ -1,0 +1,75 @@
+/**
+ * The audit's compact lines: verdicts that read the same are one object, and each voter's evidence
+ * is packed apart and comes back exactly as it would have been written (bigints as decimal strings,
+ * a missing evidence still missing, a null still null), whatever the order it was packed in.
+ */
+import { getAddress } from 'viem'
+import { describe, expect, test } from 'vitest'
+import { auditVoterLine, createEvidencePacker, createVerdictTable } from '../../src/audit/lines.js'
+import { runAudit, type AuditJudgment } from '../../src/audit/run.js'
+import type { AuditRun } from '../../src/audit/types.js'
+import { stringifyJson } from '../../src/utils/json.js'
+
+const at = (n: number) => getAddress(`0x${n.toString(16).padStart(40, '0')}`)
+const run: AuditRun = { packageVersion: '1.0.0', strategy: 'human-verification', options: {}, network: '10', snapshot: '100', blockTimestamp: 1_700_000_000, votesSource: 'votes.csv' }
+
+/** Evidence like the chain's: the same contract reads for every voter but the subject. */
+function chainEvidence(n: number) {
+  return {
+    kind: 'chain',
+    chainId: 10,
+    blockNumber: 63_097_708n,
+    reads: [
+      { kind: 'sbt', circuit: 'gov-id', contract: '0x2AA822e264F8cc31A2b9C22f39e5551241e94DfB', subject: at(n).toLowerCase(), getSBT: { status: 'reverted', returnData: `0x08c379a0${'0'.repeat(200)}` }, reason: 'none' },
+      { kind: 'legacy-store', contract: '0xdD748977BAb5782625AF1466F4C5F02Eb92Fce31', user: at(n).toLowerCase(), isUnique: false },
+    ],
+  }
+}
+
+describe('the evidence packer', () => {
+  test('gives back each voter’s evidence as JSON, with undefined and null kept apart, in any order of packing', () => {
+    const packer = createEvidencePacker(3)
+    packer.set(2, [null, { expiry: 1_800_000_000n }])
+    packer.set(0, [chainEvidence(1), undefined])
+    const evidence = packer.done()
+    expect(evidence.size).toBe(3)
+    expect(evidence.of(0)).toEqual([JSON.parse(stringifyJson(chainEvidence(1))), undefined])
+    expect(evidence.of(2)).toEqual([null, { expiry: '1800000000' }])
+    // A voter never packed has no evidence.
+    expect(evidence.of(1)).toEqual([])
+  })
+
+  test('packs evidence that repeats from voter to voter into a small part of its JSON', () => {
+    const voters = 2_000
+    const packer = createEvidencePacker(voters)
+    let json = 0
+    for (let n = 0; n < voters; n++) {
+      const evidence = [chainEvidence(n + 1), chainEvidence(n + 1)]
+      json += stringifyJson(evidence).length
+      packer.set(n, evidence)
+    }
+    const packed = packer.done()
+    expect(packed.bytes).toBeLessThan(json / 8)
+    expect(packed.of(1_999)).toEqual(JSON.parse(stringifyJson([chainEvidence(2_000), chainEvidence(2_000)])))
+  })
+})
+
+describe('compact lines', () => {
+  test('verdicts that read the same are one shared object; the whole line comes back with its evidence', async () => {
+    const votes = [1, 2, 3].map((n) => ({ voter: at(n), choice: 1, votingPower: n }))
+    const none = (n: number): AuditJudgment['verdicts'][number] => ({ source: 'human-id', via: 'chain', credential: 'gov-id', valid: false, reason: 'none', expiresAt: null, evidence: chainEvidence(n) })
+    const judgments = new Map(votes.map((vote, index) => [vote.voter.toLowerCase(), { score: 0, eligible: false, method: null, verdicts: [none(index + 1)] } satisfies AuditJudgment]))
+    const result = await runAudit({ votes, run, judge: async () => judgments })
+    expect(result.voters[0]!.verdicts[0]).toBe(result.voters[2]!.verdicts[0])
+    expect(result.voters[0]!.verdicts[0]).toEqual({ source: 'human-id', via: 'chain', credential: 'gov-id', valid: false, reason: 'none', expiresAt: null })
+    expect(auditVoterLine(result, 1)).toEqual({ ...result.voters[1], verdicts: [JSON.parse(stringifyJson(none(2)))] })
+  })
+
+  test('a table of verdicts shares what reads the same, and only that', () => {
+    const table = createVerdictTable()
+    const a = table.intern({ source: 'passport', credential: 'passport', valid: true, reason: 'valid', expiresAt: 1 })
+    expect(table.intern({ source: 'passport', credential: 'passport', valid: true, reason: 'valid', expiresAt: 1 })).toBe(a)
+    expect(table.intern({ source: 'passport', credential: 'passport', valid: true, reason: 'valid', expiresAt: 2 })).not.toBe(a)
+    expect(Object.isFrozen(a)).toBe(true)
+  })
+})
