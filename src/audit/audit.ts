@@ -120,9 +120,9 @@ export type AuditErrorType =
  * voter's line, the summary, and a digest that is the same on every re-run of the same audit.
  *
  * Requests: the proposal and its votes from the hub (with `proposal`); each chain's id and the
- * snapshot's header once; then what the strategy reads for each batch of voters, where the
- * attestation index's listing and every block header are read once per audit; and, with
- * `linkedWallets`, one score-history read per voter.
+ * snapshot's header once; then what the strategy reads for each batch of voters, where every block
+ * header, the attestation index's listing and the Passport score listing are read once per audit
+ * (see `sources.ts`); and, with `linkedWallets`, one score-history read per voter.
  *
  * @throws {InvalidParameterError} for bad parameters (before any request), {@link StrategyOptionsError} for bad strategy options.
  * @throws {ProposalNotFoundError} or {@link SnapshotHubError} when the hub cannot give the votes.
@@ -161,7 +161,8 @@ export async function audit(parameters: AuditParameters): Promise<AuditReturnTyp
   let read: readonly AuditVote[]
   let votesSource: string
   if (parameters.proposal !== undefined) {
-    const hub = typeof parameters.hub === 'object' ? parameters.hub : createSnapshotHubClient({ url: parameters.hub ?? defaultSnapshotHubUrl, ...(context.fetch ? { fetch: context.fetch } : {}) })
+    // Through the audit's fetch (counted; the disk cache is not open yet).
+    const hub = typeof parameters.hub === 'object' ? parameters.hub : createSnapshotHubClient({ url: parameters.hub ?? defaultSnapshotHubUrl, fetch: sources.context.fetch })
     proposal = await hub.getProposal({ id: parameters.proposal })
     read = await hub.getVotes({ proposal: proposal.id })
     votesSource = parameters.votesSource ?? hub.url
