@@ -45,7 +45,7 @@ import { createPublicClient, http, keccak256, numberToHex, type Address } from '
 import { optimism } from 'viem/chains'
 import { hubAbi } from '../src/chain/abis.js'
 import { optimismNetwork } from '../src/chain/constants.js'
-import { verifyCredentials } from '../src/verify/credentials.js'
+import { verifyCredentials } from '../src/verify/credentials/index.js'
 import { anvilVersion, startAnvil } from '../test/chain/anvil-node.js'
 import { TestChain } from '../test/chain/harness.js'
 import { nodeProcessEnvironment, nodeProcessFlags, startNodeProcess } from '../test/chain/node-process.js'
@@ -149,7 +149,7 @@ async function afterRun(target: Endpoint): Promise<{ requests: number; methods: 
 async function runVerifier(target: Endpoint, addresses: Address[], blockNumber: bigint): Promise<Measurement> {
   await beforeRun(target)
   const start = performance.now()
-  const response = await verifyCredentials({ client: target.client, addresses, credentials, blockNumber })
+  const response = await verifyCredentials(target.client, { addresses, credentials, blockNumber })
   const ms = performance.now() - start
   const counted = await afterRun(target)
   const valid = Object.values(response.results).reduce((sum, entry) => sum + credentials.filter((credential) => entry[credential].valid).length, 0)

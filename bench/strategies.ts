@@ -9,13 +9,13 @@
  *   npx tsx bench/strategies.ts            # WALLETS=20000 VOTERS=500,10000
  */
 import { startServe } from '../src/server/index.js'
-import { createHumanIdClient } from '../src/clients/human-id.js'
-import { createPassportClient } from '../src/clients/passport.js'
-import { createRegistryClient } from '../src/clients/registry.js'
+import { createHumanIdClient } from '../src/clients/human-id/index.js'
+import { createPassportClient } from '../src/clients/passport/index.js'
+import { createRegistryClient } from '../src/clients/registry/index.js'
 import { mapWithConcurrency } from '../src/http/concurrency.js'
 import { runStrategy } from '../src/strategy/define.js'
 import { humanVerificationStrategy } from '../src/strategy/human-verification.js'
-import { generateWorld } from '../src/world/generate.js'
+import { generateWorld } from '../src/world/generate/index.js'
 
 const wallets = Number(process.env.WALLETS ?? 20_000)
 const voterCounts = (process.env.VOTERS ?? '500,10000').split(',').map(Number)

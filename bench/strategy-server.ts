@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startServe } from '../src/server/index.js'
 import { startStrategyServer } from '../src/strategy-server/start.js'
-import { generateWorld } from '../src/world/generate.js'
+import { generateWorld } from '../src/world/generate/index.js'
 import { apiV2 } from '../test/strategy-server/api-v2.js'
 
 const wallets = Number(process.env.WALLETS ?? 12_000)

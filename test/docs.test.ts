@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest'
 import { formatDemoReport, type DemoReport } from '../src/cli/demo.js'
 import { describeServe } from '../src/cli/serve.js'
 import { startServe } from '../src/server/start.js'
-import { generateWorld } from '../src/world/generate.js'
+import { generateWorld } from '../src/world/generate/index.js'
 import { root } from './helpers/built.js'
 
 const documents = ['README.md', ...readdirSync(join(root, 'docs')).filter((file) => file.endsWith('.md')).map((file) => `docs/${file}`)]

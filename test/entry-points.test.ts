@@ -52,7 +52,7 @@ describe('the root entry point', () => {
     const server = await graph('src/server/index.ts')
     expect(server.external).toContain('hono')
     const world = await graph('src/world/index.ts')
-    expect(world.files).toContain('src/world/generate.ts')
+    expect(world.files).toContain('src/world/generate/index.ts')
     const manifest = JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { exports: Record<string, { import?: string }> }
     expect(Object.fromEntries(Object.entries(manifest.exports).map(([key, value]) => [key, value.import ?? value]))).toMatchObject({
       '.': './dist/index.js',
@@ -86,7 +86,6 @@ describe('personhood/audit', () => {
       'auditJsonChunks',
       'auditTitle',
       'auditVoterLine',
-      'createCachingFetch',
       'createSnapshotHubClient',
       'defaultAuditStrategy',
       'defaultNetwork',

@@ -183,11 +183,11 @@ export async function audit(parameters: AuditParameters): Promise<AuditReturnTyp
 
   // Every chain client serves the chain it stands for, and the block is not dated ahead of the clock.
   const names = { provider: parameters.endpointNames?.provider ?? 'provider', hubChain: parameters.endpointNames?.hubChain ?? 'hubChain' }
-  await checkChainId({ client: sources.provider, network, endpoint: describeEndpoint(names.provider, parameters.provider) })
+  await checkChainId(sources.provider, { network, endpoint: describeEndpoint(names.provider, parameters.provider) })
   if (sources.hubChain && sources.hubChain !== sources.provider) {
-    await checkChainId({ client: sources.hubChain, network: '10', endpoint: describeEndpoint(names.hubChain, context.humanId?.hubChain) })
+    await checkChainId(sources.hubChain, { network: '10', endpoint: describeEndpoint(names.hubChain, context.humanId?.hubChain) })
   }
-  const resolved = await resolveSnapshot({ provider: sources.provider, snapshot, network })
+  const resolved = await resolveSnapshot(sources.provider, { snapshot, network })
   checkBlockTime({ blockNumber: resolved.blockNumber, timestamp: resolved.timestamp, network, now: now() })
   if (parameters.cacheDir !== undefined) sources.openCache({ dir: parameters.cacheDir, scope: { chainId: network, blockNumber: resolved.blockNumber } })
 

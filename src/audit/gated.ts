@@ -31,7 +31,7 @@ export type HumanGatedAudit = {
  *
  * @throws {StrategyOptionsError} when the options are invalid.
  * @example
- * import { readHumanGatedAudit } from 'personhood'
+ * import { readHumanGatedAudit } from './gated.js'
  * readHumanGatedAudit({ strategies: [{ name: 'erc20-balance-of', params: {} }], mode: 'quadratic' }).humanTest
  * // { credentials: ['gov-id', 'phone', 'biometrics'], match: 'any', ..., verifiedScore: 1, passportScore: 1 }
  */

@@ -55,5 +55,5 @@ export {
 export { auditFiles, auditJsonChunks, writeAuditOutputs } from './report/write.js'
 export { auditCsvChunks, auditCsvColumns, auditHtmlChunks, renderAuditHtml, renderAuditMarkdown, renderAuditSummaryTable } from './report/render.js'
 
-// The disk cache of answers fixed for a snapshot (what audit()'s cacheDir uses)
-export { createCachingFetch, type CacheStats, type CreateCachingFetchParameters } from '../http/cache.js'
+// What audit()'s cacheDir reports (the disk cache itself is internal)
+export type { CacheStats } from '../http/cache.js'

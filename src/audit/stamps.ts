@@ -4,7 +4,7 @@
  * deduplicated against another wallet.
  */
 import type { Address } from 'viem'
-import { getScoreHistory, type PassportClient } from '../clients/passport.js'
+import { getScoreHistory, type PassportClient } from '../clients/passport/index.js'
 import { NotFoundError, PermissionDeniedError } from '../errors/http.js'
 import { InvalidParameterError } from '../errors/input.js'
 import { mapWithConcurrency } from '../http/concurrency.js'

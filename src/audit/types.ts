@@ -9,6 +9,7 @@ import type { VoteChoice } from './votes.js'
 
 /** What can make a voter eligible, in the fallback policy's order. */
 export const verificationMethods = ['gov-id', 'phone', 'biometrics', 'clean-hands', 'passport'] as const
+/** One of {@link verificationMethods}. */
 export type VerificationMethod = (typeof verificationMethods)[number]
 
 /** Where a Passport score came from: the scorer's listing, the score history, a live read, or nowhere (never scored). */

@@ -106,7 +106,7 @@ export const signProtocolAbi = [
  * (the timestamp of the block a call executes at, read inside a multicall at no extra request).
  *
  * @example
- * import { multicall3Abi } from 'personhood'
+ * import { multicall3Abi } from './abis.js'
  * import { encodeFunctionData } from 'viem'
  * encodeFunctionData({ abi: multicall3Abi, functionName: 'aggregate3', args: [[{ target, allowFailure: true, callData }]] })
  */

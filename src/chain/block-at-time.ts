@@ -6,7 +6,7 @@
  * by one header read; elsewhere (or when the clock is off) a bounded search of header reads.
  */
 import type { Client } from 'viem'
-import { BlockNotAvailableError, InvalidParameterError } from '../errors/index.js'
+import { BlockNotAvailableError, InvalidParameterError, type BlockNotAvailableErrorType, type ChainReadErrorType, type InvalidParameterErrorType } from '../errors/index.js'
 import { toPublicClient, type ChainClient } from './provider.js'
 import * as rules from '../verify/rules.js'
 import { chainReadError, errorParameters, readBlockHeader, type BlockHeader, type ChainErrorContext } from './rpc.js'
@@ -54,8 +54,6 @@ export type BlockClock = {
 
 /** Parameters of {@link findBlockAtTime}. */
 export type FindBlockAtTimeParameters = {
-  /** A client of the chain searched: a viem client, an ethers provider or an EIP-1193 provider. */
-  client: ChainClient
   /** The time, Unix seconds. */
   timestamp: bigint | number
   /** The chain's clock: where to look first, and whether one read confirms. */
@@ -68,6 +66,9 @@ export type FindBlockAtTimeParameters = {
 
 /** What {@link findBlockAtTime} returns: the block, and how many header reads it took. */
 export type FindBlockAtTimeReturnType = BlockHeader & { reads: number }
+
+/** What {@link findBlockAtTime} throws: a bad time or clock, no such block (yet), a failed read or too many. */
+export type FindBlockAtTimeErrorType = InvalidParameterErrorType | BlockNotAvailableErrorType | ChainReadErrorType
 
 /** Default of {@link FindBlockAtTimeParameters.maxReads}: enough to bisect any chain after a clock miss. */
 export const defaultBlockAtTimeMaxReads = 40
@@ -94,26 +95,27 @@ export const defaultBlockAtTimeMaxReads = 40
  * import { optimism } from 'viem/chains'
  *
  * const client = createPublicClient({ chain: optimism, transport: http(process.env.OPTIMISM_RPC_URL) })
- * const { number, timestamp } = await findBlockAtTime({ client, timestamp: 1_735_689_600n, clock: optimismClock })
+ * const { number, timestamp } = await findBlockAtTime(client, { timestamp: 1_735_689_600n, clock: optimismClock })
  */
-export async function findBlockAtTime(parameters: FindBlockAtTimeParameters): Promise<FindBlockAtTimeReturnType> {
-  const time = parseTime(parameters.timestamp)
-  const { anchor, stepMs, exact } = parseClock(parameters.clock)
+export async function findBlockAtTime(
+  chainClient: ChainClient,
+  { timestamp, clock, maxReads = defaultBlockAtTimeMaxReads, chainId }: FindBlockAtTimeParameters,
+): Promise<FindBlockAtTimeReturnType> {
+  const time = parseTime(timestamp)
+  const { anchor, stepMs, exact } = parseClock(clock)
   // An exact clock's step is whole seconds (checked); it is only compared on exact clocks.
   const step = stepMs / 1000n
-  const maxReads = parameters.maxReads ?? defaultBlockAtTimeMaxReads
   if (!Number.isSafeInteger(maxReads) || maxReads < 1) {
     throw new InvalidParameterError({ parameter: 'maxReads', reason: `Expected a positive integer, got ${String(maxReads)}.` })
   }
-  const client = toPublicClient(parameters.client)
-  const { chainId } = parameters
+  const client = toPublicClient(chainClient)
   const context = (blockNumber: bigint | 'latest', call: string): ChainErrorContext => ({ blockNumber, addresses: [], chainId, call })
   let reads = 0
   const read = async (blockNumber: bigint | undefined): Promise<BlockHeader | undefined> => {
     if (reads >= maxReads) {
       throw chainReadError(
         context(blockNumber ?? 'latest', `findBlockAtTime(${time})`),
-        `No block found at or before time ${time} in ${maxReads} header reads: the chain's block times do not fit its clock (one block every ${parameters.clock.blockTimeSeconds} s from block ${anchor.blockNumber} at ${anchor.timestamp}).`,
+        `No block found at or before time ${time} in ${maxReads} header reads: the chain's block times do not fit its clock (one block every ${clock.blockTimeSeconds} s from block ${anchor.blockNumber} at ${anchor.timestamp}).`,
       )
     }
     reads++
@@ -180,7 +182,7 @@ export async function findBlockAtTime(parameters: FindBlockAtTimeParameters): Pr
  *
  * @example
  * import { findBlockAtTime, optimismClock } from 'personhood'
- * await findBlockAtTime({ client, timestamp, clock: optimismClock })
+ * await findBlockAtTime(client, { timestamp, clock: optimismClock })
  */
 export const optimismClock: BlockClock = Object.freeze({
   name: 'Optimism',
@@ -195,7 +197,7 @@ export const optimismClock: BlockClock = Object.freeze({
  *
  * @example
  * import { baseSepoliaClock, findBlockAtTime } from 'personhood'
- * await findBlockAtTime({ client, timestamp, clock: baseSepoliaClock })
+ * await findBlockAtTime(client, { timestamp, clock: baseSepoliaClock })
  */
 export const baseSepoliaClock: BlockClock = Object.freeze({
   name: 'Base Sepolia',

@@ -10,8 +10,6 @@ export const blockTimeMarginSeconds = 300
 
 /** Parameters of {@link checkChainId}. */
 export type CheckChainIdParameters = {
-  /** The client to ask (a viem client, an ethers or EIP-1193 provider). */
-  client: ChainClient
   /** The chain id it must serve, as a string ("10"). */
   network: string
   /** The endpoint in words, for messages: `--rpc (https://…)`. Never a URL with its secrets. */
@@ -25,12 +23,12 @@ export type CheckChainIdParameters = {
  * @throws {ChainMismatchError} when it serves another chain.
  * @throws {ChainReadError} when it cannot say.
  * @example
- * await checkChainId({ client, network: '10', endpoint: 'the Optimism RPC' })
+ * await checkChainId(client, { network: '10', endpoint: 'the Optimism RPC' })
  */
-export async function checkChainId(parameters: CheckChainIdParameters): Promise<void> {
+export async function checkChainId(client: ChainClient, parameters: CheckChainIdParameters): Promise<void> {
   let chainId: number
   try {
-    chainId = await toPublicClient(parameters.client).getChainId()
+    chainId = await toPublicClient(client).getChainId()
   } catch (error) {
     throw new ChainReadError({ blockNumber: 'latest', addresses: [], chainId: Number(parameters.network), cause: error, details: `${parameters.endpoint} did not answer eth_chainId.` })
   }

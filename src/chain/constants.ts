@@ -4,7 +4,7 @@
  * (see {@link getNetwork}), so a test chain or a future deployment can use its own. The values
  * themselves are declared once in src/verify/rules.ts (copied into the score-api folders).
  */
-import type { Address, Hex } from 'viem'
+import { maxUint256, type Address, type Hex } from 'viem'
 import { InvalidParameterError, UnsupportedNetworkError } from '../errors/index.js'
 import { isValidAddress } from '../utils/address.js'
 import { defaultActionId } from '../utils/parse.js'
@@ -51,7 +51,7 @@ export const universalActionId: bigint = defaultActionId
  * Multicall3's address, the same on every chain that matters.
  *
  * @example
- * import { multicall3Address } from 'personhood'
+ * import { multicall3Address } from './constants.js'
  * multicall3Address // '0xcA11bde05977b3631167028862bE2a173976CA11'
  */
 export const multicall3Address: Address = rules.multicall3Address
@@ -231,7 +231,7 @@ function definedOnly<T extends object>(value: T | undefined): Partial<T> {
 }
 
 function toIssuer(value: unknown, parameter: string): bigint {
-  if (typeof value === 'bigint' && value >= 0n && value < 2n ** 256n) return value
+  if (typeof value === 'bigint' && value >= 0n && value <= maxUint256) return value
   if (typeof value === 'string' && /^0x[0-9a-fA-F]{1,64}$/.test(value)) return BigInt(value)
   throw new InvalidParameterError({ parameter, reason: 'An issuer is a uint256: a bigint or 0x followed by 1 to 64 hex characters.' })
 }

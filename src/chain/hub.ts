@@ -14,7 +14,7 @@ import {
 } from 'viem'
 import { hubAbi } from './abis.js'
 import { decodeGetSbtResult, encodeGetSbtCalldata } from './codec.js'
-import { multicallAt, type CallResult, type ContractCall } from './multicall.js'
+import { multicallAt, type CallResult, type ContractCall, type MulticallAtErrorType } from './multicall.js'
 import { chainReadError, type ChainErrorContext } from './rpc.js'
 
 /** `getSBT` answered: the SBT, or a revert (with its reason string when there is one). */
@@ -40,8 +40,9 @@ export function sbtId(subject: Address, circuitId: Hex): Hex {
  * The multicall call `getSBT(subject, circuitId)` on `hub`.
  *
  * @example
- * import { getSbtCall, multicallAt } from 'personhood'
- * const [result] = await multicallAt({ client, multicall3, blockNumber, calls: [getSbtCall(hub, address, circuitId)] })
+ * import { getSbtCall } from './hub.js'
+ * import { multicallAt } from './multicall.js'
+ * const [result] = await multicallAt(client, { multicall3, blockNumber, calls: [getSbtCall(hub, address, circuitId)] })
  */
 export function getSbtCall(hub: Address, subject: Address, circuitId: Hex): ContractCall {
   return {
@@ -56,7 +57,7 @@ export function getSbtCall(hub: Address, subject: Address, circuitId: Hex): Cont
  * The multicall call `sbtOwners(sbtId(subject, circuitId))` on `hub`.
  *
  * @example
- * import { sbtOwnersCall } from 'personhood'
+ * import { sbtOwnersCall } from './hub.js'
  * const call = sbtOwnersCall(hub, address, circuitId)
  */
 export function sbtOwnersCall(hub: Address, subject: Address, circuitId: Hex): ContractCall {
@@ -74,7 +75,7 @@ export function sbtOwnersCall(hub: Address, subject: Address, circuitId: Hex): C
  *
  * @throws {ChainReadError} when a successful call returned data that is not an SBT.
  * @example
- * import { decodeGetSbt } from 'personhood'
+ * import { decodeGetSbt } from './hub.js'
  * const sbt = decodeGetSbt(result, { blockNumber, addresses: [address] })
  */
 export function decodeGetSbt(result: CallResult, context: ChainErrorContext): GetSbtResult {
@@ -95,7 +96,7 @@ export function decodeGetSbt(result: CallResult, context: ChainErrorContext): Ge
  *
  * @throws {ChainReadError} when the call failed or returned malformed data (`sbtOwners` never reverts).
  * @example
- * import { decodeSbtOwners } from 'personhood'
+ * import { decodeSbtOwners } from './hub.js'
  * const { expiry, revoked } = decodeSbtOwners(result, { blockNumber, addresses: [address] })
  */
 export function decodeSbtOwners(result: CallResult, context: ChainErrorContext): SbtOwnersResult {
@@ -131,7 +132,6 @@ export function describeData(data: Hex): string {
 
 /** Parameters of {@link readSbts}. */
 export type ReadSbtsParameters = {
-  client: Client
   hub: Address
   multicall3: Address
   /** The SBTs to read: subject (lowercase or checksummed address) and circuit id. */
@@ -147,6 +147,12 @@ export type ReadSbtsParameters = {
 /** One SBT read: what `getSBT` and (when asked) `sbtOwners` answered. */
 export type SbtReading = { subject: Address; circuitId: Hex; getSBT: GetSbtResult; sbtOwners: SbtOwnersResult | undefined }
 
+/** What {@link readSbts} returns: one {@link SbtReading} per read, in order. */
+export type ReadSbtsReturnType = SbtReading[]
+
+/** What {@link readSbts} throws. */
+export type ReadSbtsErrorType = MulticallAtErrorType
+
 /**
  * Reads SBTs at one block: `getSBT` and `sbtOwners` for each subject and circuit, through Multicall3.
  *
@@ -154,21 +160,19 @@ export type SbtReading = { subject: Address; circuitId: Hex; getSBT: GetSbtResul
  * @throws {ChainReadError} when a request fails or the Hub answers malformed data.
  * @example
  * import { readSbts, toPublicClient, optimismNetwork } from 'personhood'
- * const [reading] = await readSbts({
- *   client: toPublicClient(provider),
+ * const [reading] = await readSbts(toPublicClient(provider), {
  *   hub: optimismNetwork.contracts.hub,
  *   multicall3: optimismNetwork.contracts.multicall3,
  *   reads: [{ subject: address, circuitId: optimismNetwork.circuitIds['gov-id'] }],
  *   blockNumber: 120_000_000n,
  * })
  */
-export async function readSbts(parameters: ReadSbtsParameters): Promise<SbtReading[]> {
-  const { hub, reads, blockNumber, chainId } = parameters
-  const withOwners = parameters.withOwners ?? true
+export async function readSbts(client: Client, parameters: ReadSbtsParameters): Promise<ReadSbtsReturnType> {
+  const { hub, reads, blockNumber, chainId, withOwners = true } = parameters
   const calls = reads.flatMap(({ subject, circuitId }) =>
     withOwners ? [getSbtCall(hub, subject, circuitId), sbtOwnersCall(hub, subject, circuitId)] : [getSbtCall(hub, subject, circuitId)],
   )
-  const results = await multicallAt({ ...parameters, calls })
+  const results = await multicallAt(client, { ...parameters, calls })
   const step = withOwners ? 2 : 1
   return reads.map(({ subject, circuitId }, index) => {
     const context = { blockNumber, chainId, addresses: [subject] }

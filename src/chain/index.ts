@@ -1,9 +1,11 @@
+// The public part of chain/: the readers (each `reader(client, parameters)`), the networks' constants
+// and the ABIs a user needs to read the contracts directly. Multicall plumbing, call builders,
+// decoders and RPC helpers stay internal.
 export {
   arbitrumClock,
   baseClock,
   baseSepoliaClock,
   blockClocks,
-  defaultBlockAtTimeMaxReads,
   estimateBlockTime,
   ethereumClock,
   findBlockAtTime,
@@ -11,16 +13,16 @@ export {
   polygonClock,
   type BlockClock,
   type BlockTimeEstimate,
+  type FindBlockAtTimeErrorType,
   type FindBlockAtTimeParameters,
   type FindBlockAtTimeReturnType,
 } from './block-at-time.js'
-export { hubAbi, legacyStoreAbi, multicall3Abi, signProtocolAbi } from './abis.js'
+export { hubAbi, legacyStoreAbi, signProtocolAbi } from './abis.js'
 export {
   baseSepoliaNetwork,
+  builtInNetworks,
   getNetwork,
   humanCredentials,
-  builtInNetworks,
-  multicall3Address,
   optimismNetwork,
   universalActionId,
   type HumanCredential,
@@ -32,35 +34,22 @@ export {
   type NetworkOverrides,
 } from './constants.js'
 export {
-  decodeGetSbt,
-  decodeSbtOwners,
-  getSbtCall,
   readSbts,
   sbtId,
-  sbtOwnersCall,
   type GetSbtResult,
+  type ReadSbtsErrorType,
   type ReadSbtsParameters,
+  type ReadSbtsReturnType,
   type SbtOwnersResult,
   type SbtReading,
 } from './hub.js'
-export { decodeIsUniqueForAction, isUniqueForActionCall, readLegacyUniqueness, type ReadLegacyUniquenessParameters } from './legacy.js'
+export { readLegacyUniqueness, type ReadLegacyUniquenessErrorType, type ReadLegacyUniquenessParameters, type ReadLegacyUniquenessReturnType } from './legacy.js'
+export { toPublicClient, type ChainClient, type Eip1193ProviderLike, type EthersProviderLike } from './provider.js'
+export type { BlockHeader } from './rpc.js'
 export {
-  blockTimestampCall,
-  decodeBlockTimestamp,
-  defaultMulticallBatchSize,
-  defaultMulticallConcurrency,
-  multicallAt,
-  type CallResult,
-  type ContractCall,
-  type MulticallParameters,
-} from './multicall.js'
-export { declaredChainId, toPublicClient, type ChainClient, type Eip1193ProviderLike, type EthersProviderLike } from './provider.js'
-export { isBlockNotAvailable, readBlockHeader, readChainId, type BlockHeader, type ChainErrorContext } from './rpc.js'
-export {
-  decodeGetAttestation,
-  decodeRecipient,
-  getAttestationCall,
   readAttestations,
   type OnchainAttestation,
+  type ReadAttestationsErrorType,
   type ReadAttestationsParameters,
+  type ReadAttestationsReturnType,
 } from './sign-protocol.js'

@@ -5,14 +5,15 @@
 import { decodeFunctionResult, encodeFunctionData, type Address, type Client } from 'viem'
 import { legacyStoreAbi } from './abis.js'
 import { describeData } from './hub.js'
-import { multicallAt, type CallResult, type ContractCall } from './multicall.js'
+import { multicallAt, type CallResult, type ContractCall, type MulticallAtErrorType } from './multicall.js'
 import { chainReadError, type ChainErrorContext } from './rpc.js'
 
 /**
  * The multicall call `isUniqueForAction(user, actionId)` on a permanent store.
  *
  * @example
- * import { isUniqueForActionCall, optimismNetwork } from 'personhood'
+ * import { optimismNetwork } from 'personhood'
+ * import { isUniqueForActionCall } from './legacy.js'
  * const call = isUniqueForActionCall(optimismNetwork.contracts.govIdLegacyStore!, address, 123456789n)
  */
 export function isUniqueForActionCall(store: Address, user: Address, actionId: bigint): ContractCall {
@@ -30,7 +31,7 @@ export function isUniqueForActionCall(store: Address, user: Address, actionId: b
  * @throws {ChainReadError} when the call reverted or returned something that is not a bool (no store
  *   at that address).
  * @example
- * import { decodeIsUniqueForAction } from 'personhood'
+ * import { decodeIsUniqueForAction } from './legacy.js'
  * const unique = decodeIsUniqueForAction(result, { blockNumber, addresses: [address] })
  */
 export function decodeIsUniqueForAction(result: CallResult, context: ChainErrorContext): boolean {
@@ -49,7 +50,6 @@ export function decodeIsUniqueForAction(result: CallResult, context: ChainErrorC
 
 /** Parameters of {@link readLegacyUniqueness}. */
 export type ReadLegacyUniquenessParameters = {
-  client: Client
   store: Address
   multicall3: Address
   users: readonly Address[]
@@ -60,6 +60,12 @@ export type ReadLegacyUniquenessParameters = {
   chainId?: number | undefined
 }
 
+/** What {@link readLegacyUniqueness} returns: per user, in order, whether the store holds it unique for the action. */
+export type ReadLegacyUniquenessReturnType = boolean[]
+
+/** What {@link readLegacyUniqueness} throws. */
+export type ReadLegacyUniquenessErrorType = MulticallAtErrorType
+
 /**
  * Reads `isUniqueForAction(user, actionId)` on a permanent store for each user at one block.
  *
@@ -67,8 +73,7 @@ export type ReadLegacyUniquenessParameters = {
  * @throws {ChainReadError} when a request fails or the store answers malformed data.
  * @example
  * import { readLegacyUniqueness, optimismNetwork, toPublicClient } from 'personhood'
- * const [unique] = await readLegacyUniqueness({
- *   client: toPublicClient(provider),
+ * const [unique] = await readLegacyUniqueness(toPublicClient(provider), {
  *   store: optimismNetwork.contracts.govIdLegacyStore!,
  *   multicall3: optimismNetwork.contracts.multicall3,
  *   users: [address],
@@ -76,9 +81,9 @@ export type ReadLegacyUniquenessParameters = {
  *   blockNumber: 120_000_000n,
  * })
  */
-export async function readLegacyUniqueness(parameters: ReadLegacyUniquenessParameters): Promise<boolean[]> {
+export async function readLegacyUniqueness(client: Client, parameters: ReadLegacyUniquenessParameters): Promise<ReadLegacyUniquenessReturnType> {
   const { store, users, actionId, blockNumber, chainId } = parameters
-  const results = await multicallAt({ ...parameters, calls: users.map((user) => isUniqueForActionCall(store, user, actionId)) })
+  const results = await multicallAt(client, { ...parameters, calls: users.map((user) => isUniqueForActionCall(store, user, actionId)) })
   return users.map((user, index) =>
     decodeIsUniqueForAction(results[index] as CallResult, { blockNumber, chainId, addresses: [user], call: `isUniqueForAction on ${store}` }),
   )

@@ -4,6 +4,7 @@
  * `concurrency` requests are in flight.
  */
 import { decodeFunctionResult, encodeFunctionData, numberToHex, type Address, type Client, type Hex } from 'viem'
+import type { BlockNotAvailableErrorType, ChainReadErrorType, InvalidParameterErrorType } from '../errors/index.js'
 import { parsePositiveInteger } from '../utils/parse.js'
 import { multicall3Abi } from './abis.js'
 import { decodeAggregate3Result, encodeAggregate3Calldata } from './codec.js'
@@ -26,7 +27,7 @@ export type CallResult = { success: boolean; returnData: Hex }
  * Default of {@link MulticallParameters.batchSize}: calls per `eth_call`.
  *
  * @example
- * import { defaultMulticallBatchSize } from 'personhood'
+ * import { defaultMulticallBatchSize } from './multicall.js'
  * defaultMulticallBatchSize // 500
  */
 export const defaultMulticallBatchSize = 500
@@ -35,14 +36,13 @@ export const defaultMulticallBatchSize = 500
  * Default of {@link MulticallParameters.concurrency}: `eth_call` requests in flight.
  *
  * @example
- * import { defaultMulticallConcurrency } from 'personhood'
+ * import { defaultMulticallConcurrency } from './multicall.js'
  * defaultMulticallConcurrency // 4
  */
 export const defaultMulticallConcurrency = 4
 
 /** Parameters of {@link multicallAt}. */
 export type MulticallParameters = {
-  client: Client
   /** Multicall3's address on this chain. */
   multicall3: Address
   calls: readonly ContractCall[]
@@ -57,6 +57,12 @@ export type MulticallParameters = {
 }
 
 /**
+ * What {@link multicallAt} throws, and so every reader built on it: a bad `batchSize` or
+ * `concurrency`, a block the node cannot serve, a failed request or a malformed answer.
+ */
+export type MulticallAtErrorType = InvalidParameterErrorType | BlockNotAvailableErrorType | ChainReadErrorType
+
+/**
  * Runs `calls` at `blockNumber` through Multicall3 `aggregate3` (every call with allowFailure) and
  * returns one {@link CallResult} per call, in order. Requests hold at most `batchSize` calls; at
  * most `concurrency` run at once; the first failure stops the rest.
@@ -65,24 +71,27 @@ export type MulticallParameters = {
  * @throws {ChainReadError} when a request fails or Multicall3 answers something malformed; it names
  *   the addresses of the calls in that request.
  * @example
- * import { multicallAt, hubAbi, multicall3Address } from 'personhood'
+ * import { hubAbi } from 'personhood'
+ * import { multicallAt } from './multicall.js'
+ * import { multicall3Address } from './constants.js'
  * import { encodeFunctionData } from 'viem'
- * const [result] = await multicallAt({
- *   client,
+ * const [result] = await multicallAt(client, {
  *   multicall3: multicall3Address,
  *   blockNumber: 120_000_000n,
  *   calls: [{ target: hub, subject: address, callData: encodeFunctionData({ abi: hubAbi, functionName: 'getSBT', args: [address, circuitId] }) }],
  * })
  */
-export async function multicallAt(parameters: MulticallParameters): Promise<CallResult[]> {
-  const { client, multicall3, calls, blockNumber, chainId } = parameters
-  const batchSize = parsePositiveInteger(parameters.batchSize ?? defaultMulticallBatchSize, 'batchSize')
-  const concurrency = parsePositiveInteger(parameters.concurrency ?? defaultMulticallConcurrency, 'concurrency')
+export async function multicallAt(
+  client: Client,
+  { multicall3, calls, blockNumber, batchSize = defaultMulticallBatchSize, concurrency = defaultMulticallConcurrency, chainId }: MulticallParameters,
+): Promise<CallResult[]> {
+  const perRequest = parsePositiveInteger(batchSize, 'batchSize')
+  const inFlight = parsePositiveInteger(concurrency, 'concurrency')
   const chunks: (readonly ContractCall[])[] = []
-  for (let start = 0; start < calls.length; start += batchSize) chunks.push(calls.slice(start, start + batchSize))
+  for (let start = 0; start < calls.length; start += perRequest) chunks.push(calls.slice(start, start + perRequest))
   const blockTag = numberToHex(blockNumber)
 
-  const results = await runBounded(chunks, concurrency, async (chunk) => {
+  const results = await runBounded(chunks, inFlight, async (chunk) => {
     const addresses = [...new Set(chunk.map((call) => call.subject))]
     const context = {
       blockNumber,
@@ -121,8 +130,9 @@ export async function multicallAt(parameters: MulticallParameters): Promise<Call
  *
  * @param subject The address whose answer needs the timestamp (named by errors).
  * @example
- * import { blockTimestampCall, multicallAt, multicall3Address } from 'personhood'
- * const [result] = await multicallAt({ client, multicall3: multicall3Address, blockNumber, calls: [blockTimestampCall(multicall3Address, address)] })
+ * import { blockTimestampCall, multicallAt } from './multicall.js'
+ * import { multicall3Address } from './constants.js'
+ * const [result] = await multicallAt(client, { multicall3: multicall3Address, blockNumber, calls: [blockTimestampCall(multicall3Address, address)] })
  */
 export function blockTimestampCall(multicall3: Address, subject: string): ContractCall {
   return {
@@ -139,7 +149,7 @@ export function blockTimestampCall(multicall3: Address, subject: string): Contra
  * @throws {ChainReadError} when the call failed or returned something that is not a uint256 (no
  *   Multicall3 at that address).
  * @example
- * import { decodeBlockTimestamp } from 'personhood'
+ * import { decodeBlockTimestamp } from './multicall.js'
  * const timestamp = decodeBlockTimestamp(result, { blockNumber, addresses: [address] })
  */
 export function decodeBlockTimestamp(result: CallResult, context: ChainErrorContext): bigint {

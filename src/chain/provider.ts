@@ -44,7 +44,7 @@ export type ChainClient = Client | PublicClient | Eip1193ProviderLike | EthersPr
  * to another is the caller's mistake, and reads would go to the wrong contracts.
  *
  * @example
- * import { declaredChainId } from 'personhood'
+ * import { declaredChainId } from './provider.js'
  * import { createPublicClient, http } from 'viem'
  * import { optimism } from 'viem/chains'
  * declaredChainId(createPublicClient({ chain: optimism, transport: http() })) // 10
@@ -89,6 +89,16 @@ function chainIdOf(value: unknown): number | undefined {
   return typeof id === 'number' && Number.isSafeInteger(id) && id > 0 ? id : undefined
 }
 
+/**
+ * A viem public client over any {@link ChainClient}: a viem public client as it is, an EIP-1193
+ * provider or another viem client through its `request`, an ethers provider through its `send`.
+ * No retries of its own: the caller's provider decides.
+ *
+ * @throws {InvalidParameterError} for anything that is not one of those.
+ * @example
+ * import { readSbts, toPublicClient } from 'personhood'
+ * const readings = await readSbts(toPublicClient(ethersProvider), parameters)
+ */
 export function toPublicClient(client: ChainClient): PublicClient {
   const value = client as unknown as Record<string, unknown> | null | undefined
   if (typeof value !== 'object' || value === null) {

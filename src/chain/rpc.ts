@@ -71,7 +71,7 @@ export function collectErrorMessages(error: unknown): string[] {
  * unknown or future block), looking through the wrapped causes of viem and ethers errors.
  *
  * @example
- * import { isBlockNotAvailable } from 'personhood'
+ * import { isBlockNotAvailable } from './rpc.js'
  * isBlockNotAvailable(new Error('missing trie node 9a3f... (path )')) // true
  */
 export function isBlockNotAvailable(error: unknown): boolean {
@@ -112,7 +112,8 @@ export type BlockHeader = { number: bigint; hash: Hex; timestamp: bigint }
  *
  * @throws {ChainReadError} when the node fails or answers with something that is not a chain id.
  * @example
- * import { readChainId, toPublicClient } from 'personhood'
+ * import { toPublicClient } from 'personhood'
+ * import { readChainId } from './rpc.js'
  * const chainId = await readChainId(toPublicClient(provider), { addresses: [] })
  */
 export async function readChainId(client: Client, context: Omit<ChainErrorContext, 'blockNumber'> & { blockNumber?: bigint | 'latest' }): Promise<number> {
@@ -134,7 +135,8 @@ export async function readChainId(client: Client, context: Omit<ChainErrorContex
  * @throws {BlockNotAvailableError} when the node does not have the block (a future block).
  * @throws {ChainReadError} when the node fails or answers a malformed header.
  * @example
- * import { readBlockHeader, toPublicClient } from 'personhood'
+ * import { toPublicClient } from 'personhood'
+ * import { readBlockHeader } from './rpc.js'
  * const { number, timestamp } = await readBlockHeader(toPublicClient(provider), { blockNumber: 120_000_000n, addresses: [] })
  */
 export async function readBlockHeader(

@@ -5,7 +5,7 @@
 import { decodeAbiParameters, decodeFunctionResult, encodeFunctionData, type Address, type Client, type Hex } from 'viem'
 import { signProtocolAbi } from './abis.js'
 import { describeData } from './hub.js'
-import { multicallAt, type CallResult, type ContractCall } from './multicall.js'
+import { multicallAt, type CallResult, type ContractCall, type MulticallAtErrorType } from './multicall.js'
 import { chainReadError, type ChainErrorContext } from './rpc.js'
 
 /** An attestation as `getAttestation` returns it. An id unknown at the block gives all zeros. */
@@ -26,7 +26,8 @@ export type OnchainAttestation = {
  * The multicall call `getAttestation(attestationId)` on Sign Protocol.
  *
  * @example
- * import { getAttestationCall, optimismNetwork } from 'personhood'
+ * import { optimismNetwork } from 'personhood'
+ * import { getAttestationCall } from './sign-protocol.js'
  * const call = getAttestationCall(optimismNetwork.contracts.signProtocol!, 0x1a3n, address)
  */
 export function getAttestationCall(signProtocol: Address, attestationId: bigint, subject: string): ContractCall {
@@ -43,7 +44,7 @@ export function getAttestationCall(signProtocol: Address, attestationId: bigint,
  *
  * @throws {ChainReadError} when the call reverted or returned something that is not an attestation.
  * @example
- * import { decodeGetAttestation } from 'personhood'
+ * import { decodeGetAttestation } from './sign-protocol.js'
  * const attestation = decodeGetAttestation(result, { blockNumber, addresses: [address] })
  */
 export function decodeGetAttestation(result: CallResult, context: ChainErrorContext): OnchainAttestation {
@@ -66,7 +67,7 @@ export function decodeGetAttestation(result: CallResult, context: ChainErrorCont
  * recipient's address). Undefined when the bytes are not an ABI string.
  *
  * @example
- * import { decodeRecipient } from 'personhood'
+ * import { decodeRecipient } from './sign-protocol.js'
  * import { encodeAbiParameters } from 'viem'
  * decodeRecipient(encodeAbiParameters([{ type: 'string' }], ['0xabc...'])) // '0xabc...'
  */
@@ -81,7 +82,6 @@ export function decodeRecipient(recipient: Hex): string | undefined {
 
 /** Parameters of {@link readAttestations}. */
 export type ReadAttestationsParameters = {
-  client: Client
   signProtocol: Address
   multicall3: Address
   /** The attestations to read, each with the address it is read for (named by errors). */
@@ -92,6 +92,12 @@ export type ReadAttestationsParameters = {
   chainId?: number | undefined
 }
 
+/** What {@link readAttestations} returns: one attestation per read, in order. */
+export type ReadAttestationsReturnType = OnchainAttestation[]
+
+/** What {@link readAttestations} throws. */
+export type ReadAttestationsErrorType = MulticallAtErrorType
+
 /**
  * Reads attestations at one block through Multicall3.
  *
@@ -99,17 +105,16 @@ export type ReadAttestationsParameters = {
  * @throws {ChainReadError} when a request fails or the registry answers malformed data.
  * @example
  * import { readAttestations, optimismNetwork, toPublicClient } from 'personhood'
- * const [attestation] = await readAttestations({
- *   client: toPublicClient(provider),
+ * const [attestation] = await readAttestations(toPublicClient(provider), {
  *   signProtocol: optimismNetwork.contracts.signProtocol!,
  *   multicall3: optimismNetwork.contracts.multicall3,
  *   reads: [{ attestationId: 0x1a3n, subject: address }],
  *   blockNumber: 120_000_000n,
  * })
  */
-export async function readAttestations(parameters: ReadAttestationsParameters): Promise<OnchainAttestation[]> {
+export async function readAttestations(client: Client, parameters: ReadAttestationsParameters): Promise<ReadAttestationsReturnType> {
   const { signProtocol, reads, blockNumber, chainId } = parameters
-  const results = await multicallAt({ ...parameters, calls: reads.map((read) => getAttestationCall(signProtocol, read.attestationId, read.subject)) })
+  const results = await multicallAt(client, { ...parameters, calls: reads.map((read) => getAttestationCall(signProtocol, read.attestationId, read.subject)) })
   return reads.map((read, index) =>
     decodeGetAttestation(results[index] as CallResult, { blockNumber, chainId, addresses: [read.subject], call: `getAttestation(${read.attestationId}) on ${signProtocol}` }),
   )

@@ -9,7 +9,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { keccak256, toHex, type Address } from 'viem'
 import { checksumAddress } from '../utils/address.js'
-import { generateWorld } from '../world/generate.js'
+import { generateWorld } from '../world/generate/index.js'
 import type { World } from '../world/types.js'
 import { runAuditCommand, type AuditCommandIo, type AuditCommandResult } from './audit.js'
 import { startServe } from '../server/start.js'
@@ -81,7 +81,7 @@ export function demoVotesCsv(votes: readonly DemoVote[]): string {
  * CLI's own code path, everything stopped.
  *
  * @example
- * import { runAuditDemo } from 'personhood/cli'
+ * import { runAuditDemo } from './audit-demo.js'
  * const { result, out } = await runAuditDemo({ out: 'personhood-demo' })
  * console.log(result.summary.unverifiedShare, out)
  */

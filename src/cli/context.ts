@@ -160,7 +160,7 @@ export function readOptionsArgument(value: string): unknown {
  */
 export async function checkEndpointChain(parameters: { url: string; network: string; label: string; fetch?: typeof fetch | undefined }): Promise<void> {
   const client = createPublicClient({ transport: http(parameters.url, { retryCount: 2, ...(parameters.fetch ? { fetchFn: parameters.fetch } : {}) }) })
-  await checkChainId({ client, network: parameters.network, endpoint: `${parameters.label} (${redactUrl(parameters.url, urlSecrets(parameters.url))})` })
+  await checkChainId(client, { network: parameters.network, endpoint: `${parameters.label} (${redactUrl(parameters.url, urlSecrets(parameters.url))})` })
 }
 
 /**

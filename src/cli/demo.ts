@@ -6,13 +6,13 @@
  * world (E4). Everything printed was answered by the server; nothing is precomputed.
  */
 import { privateKeyToAccount } from 'viem/accounts'
-import { createAttestationIndexClient } from '../clients/attestation-index.js'
-import { createHumanIdClient } from '../clients/human-id.js'
-import { createPassportClient } from '../clients/passport.js'
-import { createStampCacheClient } from '../clients/stamp-cache.js'
+import { createAttestationIndexClient } from '../clients/attestation-index/index.js'
+import { createHumanIdClient } from '../clients/human-id/index.js'
+import { createPassportClient } from '../clients/passport/index.js'
+import { createStampCacheClient } from '../clients/stamp-cache/index.js'
 import { humanIdCredentials, type HumanIdCredential } from '../schemas/human-id.js'
 import { hasValidCleanHandsAttestation } from '../verify/clean-hands.js'
-import { generateWorld } from '../world/generate.js'
+import { generateWorld } from '../world/generate/index.js'
 import { summarizeWorld } from '../world/summarize.js'
 import type { DemoStory } from '../world/types.js'
 import { startServe } from '../server/start.js'

@@ -60,7 +60,7 @@ export async function runScoreCommand(
   const { provider, url: rpcUrl } = commandProvider({ flags: options, env: io.env, network, fetch: io.fetch })
   // The RPCs serve the chains they stand for, and the block is not dated ahead of the clock.
   await checkCommandChains({ rpcUrl, network, hubChain: commandStrategyContext({ flags: options, env: io.env }).humanId?.hubChain, fetch: io.fetch })
-  const pinned = await resolveSnapshot({ provider, snapshot, network })
+  const pinned = await resolveSnapshot(provider, { snapshot, network })
   checkBlockTime({ blockNumber: pinned.blockNumber, timestamp: pinned.timestamp, network, now: (io.now ?? Date.now)() })
   const progress = createProgress({ label: `Scoring with ${definition.name}`, total: addresses.length, stream: io.stderr })
   const context = { ...commandStrategyContext({ flags: options, env: io.env, fetch: io.fetch, onWait: (waitMs, budget) => progress.waiting(waitMs, budget) }), cache: createStrategyCache() }

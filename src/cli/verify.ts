@@ -68,7 +68,7 @@ export async function runVerifyCommand(options: VerifyCommandOptions, io: { env:
   const context = { ...commandStrategyContext({ flags: options, env: io.env, fetch: io.fetch }), cache: createStrategyCache() }
   // The RPCs serve the chains they stand for, and the block is not dated ahead of the clock.
   await checkCommandChains({ rpcUrl, network, hubChain: context.humanId?.hubChain, fetch: io.fetch })
-  const pinned = await resolveSnapshot({ provider, snapshot, network })
+  const pinned = await resolveSnapshot(provider, { snapshot, network })
   checkBlockTime({ blockNumber: pinned.blockNumber, timestamp: pinned.timestamp, network, now: (io.now ?? Date.now)() })
   const actionId = options.actionId === undefined ? {} : { actionId: options.actionId }
   const plans: { source: string; strategy: string; options: Record<string, unknown> }[] = [

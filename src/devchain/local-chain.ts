@@ -105,12 +105,12 @@ const readMethods = new Set([
  * @throws {LocalChainError} when EDR cannot be loaded or the JSON-RPC port cannot be bound.
  * @example
  * import { startLocalChain } from 'personhood/devchain'
- * import { generateWorld, verifyCredentials } from 'personhood'
+ * import { verifyCredentials } from 'personhood'
+ * import { generateWorld } from 'personhood/world'
  *
  * const world = generateWorld({ now: '2025-06-01T00:00:00.000Z' })
  * const chain = await startLocalChain({ world, now: () => Date.parse(world.now) })
- * const { results } = await verifyCredentials({
- *   client: chain.client,
+ * const { results } = await verifyCredentials(chain.client, {
  *   addresses: [world.demoAccounts[1].address],
  *   credentials: ['gov-id'],
  *   blockNumber: chain.blockAt(world.now),

@@ -8,6 +8,7 @@ import { getNetwork, type NetworkConstants, type NetworkName } from '../chain/co
 import { InvalidParameterError } from '../errors/index.js'
 import { parseValidUntil } from '../verify/clean-hands.js'
 import { firstBlockAtOrAfter, blockToTime, type ChainTimeBase } from '../world/chain-time.js'
+import { hubActionIdOf, hubSbtOf } from '../world/hub-state.js'
 import type { AttestationRow, Verification, World } from '../world/types.js'
 
 /**
@@ -35,17 +36,16 @@ export type LocalChainPlan = {
   blocks: PlannedBlock[]
 }
 
-const maxUint256 = 2n ** 256n - 1n
 const maxUint64 = 2n ** 64n - 1n
 
 /**
  * Plans the local chain of a world, on Optimism (the default) or on the Base Sepolia sandbox.
  *
  * - Human ID SBTs (`source` hub or zk-passport) of the network: `setSBT` on the Hub in the first
- *   block at or after `issuedAt`, with public values `[expiry, address, actionId, nullifier,
- *   issuer]` (none when `emptyPublicValues`) and expiry `expiresAt` (2^256-1 when it never
- *   expires). A revoked SBT is revoked in the first block at or after `revokedAt` (its issuance
- *   block when the time is unknown), unless a newer SBT of the same circuit replaced it by then.
+ *   block at or after `issuedAt`, with the expiry and public values the Hub holds for the record
+ *   (`hubSbtOf` of `world/hub-state.ts`, the mapping the reference server judges with too). A
+ *   revoked SBT is revoked in the first block at or after its revocation time, unless a newer SBT
+ *   of the same circuit replaced it by then.
  * - Permanent-store entries (Optimism; gov-id and phone): `setIsUniqueForAction` at `issuedAt`.
  * - Clean-hands attestation rows whose schema is on this chain (`onchain_evm_<chainId>_0x<id>`):
  *   one Sign Protocol attestation per attestation id (rows listing the same id must agree), in the
@@ -60,7 +60,7 @@ const maxUint64 = 2n ** 64n - 1n
  * before t.
  *
  * @throws {InvalidParameterError} when the world cannot be written to a chain: an event before block 1,
- *   a malformed action id, attestation id or attester, rows of one attestation that disagree.
+ *   a malformed action id, nullifier, issuer, attestation id or attester, rows of one attestation that disagree.
  * @example
  * const { blocks } = planLocalChain(world)
  * blocks[0].writes[0] // { kind: 'set-sbt', to: '0x2AA8...', subject, circuitId, expiry, publicValues }
@@ -80,20 +80,14 @@ export function planLocalChain(world: LocalChainWorld, options: { network?: Netw
     const what = `verification ${index} (${record.credential} of ${record.address})`
     if (record.source === 'legacy-store') {
       const store = record.credential === 'gov-id' ? network.contracts.govIdLegacyStore : record.credential === 'phone' ? network.contracts.phoneLegacyStore : undefined
-      if (store) add(record.issuedAt, { kind: 'set-unique', to: store, user: record.address, actionId: actionIdOf(record, what) }, what)
+      if (store) add(record.issuedAt, { kind: 'set-unique', to: store, user: record.address, actionId: hubActionIdOf(record, what) }, what)
       continue
     }
     if (record.circuitId === null) continue
-    const expiry = record.expiresAt === null ? maxUint256 : BigInt(record.expiresAt)
-    const publicValues = record.emptyPublicValues
-      ? []
-      : [expiry, BigInt(record.address), actionIdOf(record, what), BigInt(record.nullifier ?? 0), BigInt(record.issuer ?? 0)]
+    const { expiry, publicValues, revokedAt } = hubSbtOf(record, what)
     const slot = { to: network.contracts.hub, subject: record.address, circuitId: record.circuitId }
-    add(record.issuedAt, { kind: 'set-sbt', ...slot, expiry, publicValues }, what)
-    if (record.revoked) {
-      const revokedAt = Math.max(record.revokedAt ?? record.issuedAt, record.issuedAt)
-      if (!replacedBy(records, record, index, revokedAt)) add(revokedAt, { kind: 'revoke-sbt', ...slot }, what)
-    }
+    add(record.issuedAt, { kind: 'set-sbt', ...slot, expiry, publicValues: [...publicValues] }, what)
+    if (revokedAt !== undefined && !replacedBy(records, record, index, revokedAt)) add(revokedAt, { kind: 'revoke-sbt', ...slot }, what)
   }
 
   // Clean hands: one Sign Protocol attestation per id, from the rows of this chain's schemas.
@@ -145,13 +139,6 @@ function replacedBy(records: ReadonlyArray<{ record: Verification; index: number
       other.issuedAt <= time &&
       (other.issuedAt > record.issuedAt || (other.issuedAt === record.issuedAt && otherIndex > index)),
   )
-}
-
-function actionIdOf(record: Verification, what: string): bigint {
-  if (!/^\d+$/.test(record.actionId) || BigInt(record.actionId) > maxUint256) {
-    throw new InvalidParameterError({ parameter: 'world', reason: `${what} has action id "${record.actionId}": expected a uint256 in decimal.` })
-  }
-  return BigInt(record.actionId)
 }
 
 /** `onchain_evm_10_0x8` -> chain 10, schema 8; undefined for any other form. */

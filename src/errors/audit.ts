@@ -26,6 +26,9 @@ export class VotesFileError extends BaseError {
   }
 }
 
+/** {@link VotesFileError} with its literal `name`: a member of an action's `...ErrorType` union, narrowed by `error.name`. */
+export type VotesFileErrorType = VotesFileError & { name: 'VotesFileError' }
+
 /** The Snapshot hub answered with GraphQL errors, or with data that is not what was asked. */
 export class SnapshotHubError extends BaseError {
   override name = 'SnapshotHubError' as const
@@ -39,6 +42,9 @@ export class SnapshotHubError extends BaseError {
     this.url = parameters.url
   }
 }
+
+/** {@link SnapshotHubError} with its literal `name`: a member of an action's `...ErrorType` union, narrowed by `error.name`. */
+export type SnapshotHubErrorType = SnapshotHubError & { name: 'SnapshotHubError' }
 
 /** The Snapshot hub knows no proposal with this id. */
 export class ProposalNotFoundError extends BaseError {
@@ -55,6 +61,9 @@ export class ProposalNotFoundError extends BaseError {
   }
 }
 
+/** {@link ProposalNotFoundError} with its literal `name`: a member of an action's `...ErrorType` union, narrowed by `error.name`. */
+export type ProposalNotFoundErrorType = ProposalNotFoundError & { name: 'ProposalNotFoundError' }
+
 /** An audit that could not judge every voter: it is never presented as complete. */
 export class AuditIncompleteError extends BaseError {
   override name = 'AuditIncompleteError' as const
@@ -69,6 +78,9 @@ export class AuditIncompleteError extends BaseError {
   }
 }
 
+/** {@link AuditIncompleteError} with its literal `name`: a member of an action's `...ErrorType` union, narrowed by `error.name`. */
+export type AuditIncompleteErrorType = AuditIncompleteError & { name: 'AuditIncompleteError' }
+
 /** A `--config` file that cannot be read as a strategy and its options. Names the file and what is wrong. */
 export class ConfigFileError extends BaseError {
   override name = 'ConfigFileError' as const
@@ -82,3 +94,6 @@ export class ConfigFileError extends BaseError {
     this.file = parameters.file
   }
 }
+
+/** {@link ConfigFileError} with its literal `name`: a member of an action's `...ErrorType` union, narrowed by `error.name`. */
+export type ConfigFileErrorType = ConfigFileError & { name: 'ConfigFileError' }

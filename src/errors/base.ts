@@ -68,6 +68,9 @@ export class BaseError extends Error {
   }
 }
 
+/** {@link BaseError} with its literal `name`: a member of an action's `...ErrorType` union, narrowed by `error.name`. */
+export type BaseErrorType = BaseError & { name: 'BaseError' }
+
 function walk(error: unknown, fn?: (error: unknown) => boolean): unknown {
   if (fn?.(error)) return error
   if (error && typeof error === 'object' && 'cause' in error && error.cause !== undefined) {

@@ -35,6 +35,9 @@ export class ChainReadError extends BaseError {
   }
 }
 
+/** {@link ChainReadError} with its literal `name`: a member of an action's `...ErrorType` union, narrowed by `error.name`. */
+export type ChainReadErrorType = ChainReadError & { name: 'ChainReadError' }
+
 /** The node cannot serve state at the requested block (not an archive node, or a future block). */
 export class BlockNotAvailableError extends ChainReadError {
   override name = 'BlockNotAvailableError' as const
@@ -42,6 +45,9 @@ export class BlockNotAvailableError extends ChainReadError {
     super(parameters, `The node cannot serve state at block ${parameters.blockNumber.toString()}.`, 'BLOCK_NOT_AVAILABLE')
   }
 }
+
+/** {@link BlockNotAvailableError} with its literal `name`: a member of an action's `...ErrorType` union, narrowed by `error.name`. */
+export type BlockNotAvailableErrorType = BlockNotAvailableError & { name: 'BlockNotAvailableError' }
 
 /** A chain id this package has no constants for, and no override was given. */
 export class UnsupportedNetworkError extends BaseError {
@@ -57,6 +63,9 @@ export class UnsupportedNetworkError extends BaseError {
   }
 }
 
+/** {@link UnsupportedNetworkError} with its literal `name`: a member of an action's `...ErrorType` union, narrowed by `error.name`. */
+export type UnsupportedNetworkErrorType = UnsupportedNetworkError & { name: 'UnsupportedNetworkError' }
+
 /**
  * The local chain (`personhood/devchain`, `personhood serve --chain`) could not start: the EVM did
  * not load, or the JSON-RPC port could not be bound.
@@ -67,6 +76,9 @@ export class LocalChainError extends BaseError {
     super(parameters.shortMessage, { ...parameters, code })
   }
 }
+
+/** {@link LocalChainError} with its literal `name`: a member of an action's `...ErrorType` union, narrowed by `error.name`. */
+export type LocalChainErrorType = LocalChainError & { name: 'LocalChainError' }
 
 /**
  * The local chain's EVM (`@nomicfoundation/edr`, about 209 MB with its native builds) is not
@@ -97,6 +109,9 @@ export class EvmNotInstalledError extends LocalChainError {
   }
 }
 
+/** {@link EvmNotInstalledError} with its literal `name`: a member of an action's `...ErrorType` union, narrowed by `error.name`. */
+export type EvmNotInstalledErrorType = EvmNotInstalledError & { name: 'EvmNotInstalledError' }
+
 /**
  * A block whose time is ahead of the local clock by more than the allowed margin: the node (or the
  * clock) is wrong, and a verdict judged at that time would be judged at the wrong moment.
@@ -117,6 +132,9 @@ export class BlockInFutureError extends ChainReadError {
   }
 }
 
+/** {@link BlockInFutureError} with its literal `name`: a member of an action's `...ErrorType` union, narrowed by `error.name`. */
+export type BlockInFutureErrorType = BlockInFutureError & { name: 'BlockInFutureError' }
+
 /** An RPC endpoint that serves another chain than the network it was given for. */
 export class ChainMismatchError extends BaseError {
   override name = 'ChainMismatchError' as const
@@ -134,3 +152,6 @@ export class ChainMismatchError extends BaseError {
     this.actual = parameters.actual
   }
 }
+
+/** {@link ChainMismatchError} with its literal `name`: a member of an action's `...ErrorType` union, narrowed by `error.name`. */
+export type ChainMismatchErrorType = ChainMismatchError & { name: 'ChainMismatchError' }

@@ -47,6 +47,9 @@ export class HttpRequestError extends BaseError {
   }
 }
 
+/** {@link HttpRequestError} with its literal `name`: a member of an action's `...ErrorType` union, narrowed by `error.name`. */
+export type HttpRequestErrorType = HttpRequestError & { name: 'HttpRequestError' }
+
 /** 401: the API key or bearer token is missing, wrong or expired. */
 export class AuthenticationError extends HttpRequestError {
   override name = 'AuthenticationError' as const
@@ -54,6 +57,9 @@ export class AuthenticationError extends HttpRequestError {
     super(parameters, 'The server refused the credentials (API key or bearer token).', 'AUTHENTICATION_FAILED')
   }
 }
+
+/** {@link AuthenticationError} with its literal `name`: a member of an action's `...ErrorType` union, narrowed by `error.name`. */
+export type AuthenticationErrorType = AuthenticationError & { name: 'AuthenticationError' }
 
 /** 403: the credentials are valid but not allowed here (for example the score history, A2, on a key that is not allowlisted). */
 export class PermissionDeniedError extends HttpRequestError {
@@ -63,6 +69,9 @@ export class PermissionDeniedError extends HttpRequestError {
   }
 }
 
+/** {@link PermissionDeniedError} with its literal `name`: a member of an action's `...ErrorType` union, narrowed by `error.name`. */
+export type PermissionDeniedErrorType = PermissionDeniedError & { name: 'PermissionDeniedError' }
+
 /** 404: the resource does not exist (unknown scorer, no history event, nothing to delete). */
 export class NotFoundError extends HttpRequestError {
   override name = 'NotFoundError' as const
@@ -71,6 +80,9 @@ export class NotFoundError extends HttpRequestError {
   }
 }
 
+/** {@link NotFoundError} with its literal `name`: a member of an action's `...ErrorType` union, narrowed by `error.name`. */
+export type NotFoundErrorType = NotFoundError & { name: 'NotFoundError' }
+
 /** 400 or 422: the server rejected the request's parameters or body. */
 export class InvalidRequestError extends HttpRequestError {
   override name = 'InvalidRequestError' as const
@@ -78,6 +90,9 @@ export class InvalidRequestError extends HttpRequestError {
     super(parameters, 'The server rejected the request.', 'INVALID_REQUEST')
   }
 }
+
+/** {@link InvalidRequestError} with its literal `name`: a member of an action's `...ErrorType` union, narrowed by `error.name`. */
+export type InvalidRequestErrorType = InvalidRequestError & { name: 'InvalidRequestError' }
 
 /** 429 after every retry: the API key's rate limit is exhausted. */
 export class RateLimitError extends HttpRequestError {
@@ -100,6 +115,9 @@ export class RateLimitError extends HttpRequestError {
   }
 }
 
+/** {@link RateLimitError} with its literal `name`: a member of an action's `...ErrorType` union, narrowed by `error.name`. */
+export type RateLimitErrorType = RateLimitError & { name: 'RateLimitError' }
+
 /** The request got no answer within the per-attempt timeout (after every retry). */
 export class TimeoutError extends BaseError {
   override name = 'TimeoutError' as const
@@ -118,6 +136,9 @@ export class TimeoutError extends BaseError {
   }
 }
 
+/** {@link TimeoutError} with its literal `name`: a member of an action's `...ErrorType` union, narrowed by `error.name`. */
+export type TimeoutErrorType = TimeoutError & { name: 'TimeoutError' }
+
 /** The request failed before any answer: DNS, refused connection, reset (after every retry). */
 export class NetworkError extends BaseError {
   override name = 'NetworkError' as const
@@ -133,6 +154,9 @@ export class NetworkError extends BaseError {
     this.url = parameters.url
   }
 }
+
+/** {@link NetworkError} with its literal `name`: a member of an action's `...ErrorType` union, narrowed by `error.name`. */
+export type NetworkErrorType = NetworkError & { name: 'NetworkError' }
 
 /** A success status with a body that is not JSON (for example an HTML page from a proxy). */
 export class ResponseParseError extends BaseError {
@@ -156,6 +180,9 @@ export class ResponseParseError extends BaseError {
     this.body = parameters.body
   }
 }
+
+/** {@link ResponseParseError} with its literal `name`: a member of an action's `...ErrorType` union, narrowed by `error.name`. */
+export type ResponseParseErrorType = ResponseParseError & { name: 'ResponseParseError' }
 
 /** One schema mismatch: where in the body, and what was wrong. */
 export type ValidationIssue = { path: (string | number)[]; message: string }
@@ -183,6 +210,9 @@ export class ResponseValidationError extends BaseError {
     this.issues = parameters.issues
   }
 }
+
+/** {@link ResponseValidationError} with its literal `name`: a member of an action's `...ErrorType` union, narrowed by `error.name`. */
+export type ResponseValidationErrorType = ResponseValidationError & { name: 'ResponseValidationError' }
 
 /**
  * The server redirected a request to another origin. The request carried an API key or a bearer
@@ -212,6 +242,9 @@ export class RedirectRefusedError extends BaseError {
   }
 }
 
+/** {@link RedirectRefusedError} with its literal `name`: a member of an action's `...ErrorType` union, narrowed by `error.name`. */
+export type RedirectRefusedErrorType = RedirectRefusedError & { name: 'RedirectRefusedError' }
+
 /** A response body larger than the client accepts; it was not read whole. */
 export class ResponseTooLargeError extends BaseError {
   override name = 'ResponseTooLargeError' as const
@@ -228,3 +261,6 @@ export class ResponseTooLargeError extends BaseError {
     this.limitBytes = parameters.limitBytes
   }
 }
+
+/** {@link ResponseTooLargeError} with its literal `name`: a member of an action's `...ErrorType` union, narrowed by `error.name`. */
+export type ResponseTooLargeErrorType = ResponseTooLargeError & { name: 'ResponseTooLargeError' }

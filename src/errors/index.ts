@@ -1,4 +1,4 @@
-export { BaseError, docsBaseUrl, type BaseErrorParameters } from './base.js'
+export { BaseError, type BaseErrorType } from './base.js'
 export {
   AuthenticationError,
   HttpRequestError,
@@ -12,18 +12,71 @@ export {
   ResponseTooLargeError,
   ResponseValidationError,
   TimeoutError,
-  type HttpRequestErrorParameters,
+  type AuthenticationErrorType,
+  type HttpRequestErrorType,
+  type InvalidRequestErrorType,
+  type NetworkErrorType,
+  type NotFoundErrorType,
+  type PermissionDeniedErrorType,
+  type RateLimitErrorType,
+  type RedirectRefusedErrorType,
+  type ResponseParseErrorType,
+  type ResponseTooLargeErrorType,
+  type ResponseValidationErrorType,
+  type TimeoutErrorType,
   type ValidationIssue,
 } from './http.js'
-export { InvalidAddressError, InvalidParameterError, InvalidStateError, PaginationLimitError, UsageError } from './input.js'
-export { ScoreTimeoutError, ScoringError } from './scoring.js'
-export { BlockInFutureError, BlockNotAvailableError, ChainMismatchError, ChainReadError, EvmNotInstalledError, LocalChainError, UnsupportedNetworkError } from './chain.js'
-export { AuditIncompleteError, ConfigFileError, ProposalNotFoundError, SnapshotHubError, VotesFileError } from './audit.js'
+export {
+  InvalidAddressError,
+  InvalidParameterError,
+  InvalidStateError,
+  PaginationLimitError,
+  UsageError,
+  type InvalidAddressErrorType,
+  type InvalidParameterErrorType,
+  type InvalidStateErrorType,
+  type PaginationLimitErrorType,
+  type UsageErrorType,
+} from './input.js'
+export { ScoreTimeoutError, ScoringError, type ScoreTimeoutErrorType, type ScoringErrorType } from './scoring.js'
+export {
+  BlockInFutureError,
+  BlockNotAvailableError,
+  ChainMismatchError,
+  ChainReadError,
+  EvmNotInstalledError,
+  LocalChainError,
+  UnsupportedNetworkError,
+  type BlockInFutureErrorType,
+  type BlockNotAvailableErrorType,
+  type ChainMismatchErrorType,
+  type ChainReadErrorType,
+  type EvmNotInstalledErrorType,
+  type LocalChainErrorType,
+  type UnsupportedNetworkErrorType,
+} from './chain.js'
+export {
+  AuditIncompleteError,
+  ConfigFileError,
+  ProposalNotFoundError,
+  SnapshotHubError,
+  VotesFileError,
+  type AuditIncompleteErrorType,
+  type ConfigFileErrorType,
+  type ProposalNotFoundErrorType,
+  type SnapshotHubErrorType,
+  type VotesFileErrorType,
+} from './audit.js'
 export {
   PassportHistoryDeniedError,
   RateBudgetError,
   StrategyDeadlineError,
   StrategyOptionsError,
   StrategySourceError,
+  type PassportHistoryDeniedErrorType,
+  type RateBudgetErrorType,
+  type StrategyDeadlineErrorType,
   type StrategyOptionIssue,
+  type StrategyOptionsErrorType,
+  type StrategySourceErrorType,
 } from './strategy.js'

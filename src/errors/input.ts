@@ -18,6 +18,9 @@ export class InvalidAddressError extends BaseError {
   }
 }
 
+/** {@link InvalidAddressError} with its literal `name`: a member of an action's `...ErrorType` union, narrowed by `error.name`. */
+export type InvalidAddressErrorType = InvalidAddressError & { name: 'InvalidAddressError' }
+
 /** A parameter given to a function is missing or out of its range (checked before any request). */
 export class InvalidParameterError extends BaseError {
   override name = 'InvalidParameterError' as const
@@ -31,6 +34,9 @@ export class InvalidParameterError extends BaseError {
     this.parameter = parameters.parameter
   }
 }
+
+/** {@link InvalidParameterError} with its literal `name`: a member of an action's `...ErrorType` union, narrowed by `error.name`. */
+export type InvalidParameterErrorType = InvalidParameterError & { name: 'InvalidParameterError' }
 
 /** A paginated read went past its guard on pages or items (a server that never stops paging). */
 export class PaginationLimitError extends BaseError {
@@ -55,6 +61,9 @@ export class PaginationLimitError extends BaseError {
   }
 }
 
+/** {@link PaginationLimitError} with its literal `name`: a member of an action's `...ErrorType` union, narrowed by `error.name`. */
+export type PaginationLimitErrorType = PaginationLimitError & { name: 'PaginationLimitError' }
+
 /** A saved server state that cannot be used: not JSON, another version, or a field of the wrong type. */
 export class InvalidStateError extends BaseError {
   override name = 'InvalidStateError' as const
@@ -72,6 +81,9 @@ export class InvalidStateError extends BaseError {
   }
 }
 
+/** {@link InvalidStateError} with its literal `name`: a member of an action's `...ErrorType` union, narrowed by `error.name`. */
+export type InvalidStateErrorType = InvalidStateError & { name: 'InvalidStateError' }
+
 /** A command line that lacks what the command needs (a missing option): the CLI exits 2, as for any usage error. */
 export class UsageError extends BaseError {
   override name = 'UsageError' as const
@@ -81,3 +93,6 @@ export class UsageError extends BaseError {
     this.option = parameters.option
   }
 }
+
+/** {@link UsageError} with its literal `name`: a member of an action's `...ErrorType` union, narrowed by `error.name`. */
+export type UsageErrorType = UsageError & { name: 'UsageError' }

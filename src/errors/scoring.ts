@@ -19,6 +19,9 @@ export class ScoringError extends BaseError {
   }
 }
 
+/** {@link ScoringError} with its literal `name`: a member of an action's `...ErrorType` union, narrowed by `error.name`. */
+export type ScoringErrorType = ScoringError & { name: 'ScoringError' }
+
 /** A v1 score was still processing when `waitForScore` ran out of attempts or time. */
 export class ScoreTimeoutError extends BaseError {
   override name = 'ScoreTimeoutError' as const
@@ -41,3 +44,6 @@ export class ScoreTimeoutError extends BaseError {
     this.lastStatus = parameters.lastStatus
   }
 }
+
+/** {@link ScoreTimeoutError} with its literal `name`: a member of an action's `...ErrorType` union, narrowed by `error.name`. */
+export type ScoreTimeoutErrorType = ScoreTimeoutError & { name: 'ScoreTimeoutError' }

@@ -35,6 +35,9 @@ export class StrategyOptionsError extends BaseError {
   }
 }
 
+/** {@link StrategyOptionsError} with its literal `name`: a member of an action's `...ErrorType` union, narrowed by `error.name`. */
+export type StrategyOptionsErrorType = StrategyOptionsError & { name: 'StrategyOptionsError' }
+
 /**
  * A source a strategy reads (a Passport endpoint, the chain, an index) failed: the addresses named
  * have no answer. A strategy never answers 0 for an address it could not check; the original error
@@ -57,6 +60,9 @@ export class StrategySourceError extends BaseError {
   }
 }
 
+/** {@link StrategySourceError} with its literal `name`: a member of an action's `...ErrorType` union, narrowed by `error.name`. */
+export type StrategySourceErrorType = StrategySourceError & { name: 'StrategySourceError' }
+
 /**
  * The Passport API key may not read score history (A2 answered 403: only keys Passport has
  * allowlisted may), and voters were rescored after the snapshot: their score at the snapshot can be
@@ -69,6 +75,9 @@ export class PassportHistoryDeniedError extends StrategySourceError {
     super(parameters, 'PASSPORT_HISTORY_DENIED')
   }
 }
+
+/** {@link PassportHistoryDeniedError} with its literal `name`: a member of an action's `...ErrorType` union, narrowed by `error.name`. */
+export type PassportHistoryDeniedErrorType = PassportHistoryDeniedError & { name: 'PassportHistoryDeniedError' }
 
 /** The strategy ran out of time: its deadline passed while a source was still answering. */
 export class StrategyDeadlineError extends BaseError {
@@ -88,6 +97,9 @@ export class StrategyDeadlineError extends BaseError {
     this.addresses = parameters.addresses
   }
 }
+
+/** {@link StrategyDeadlineError} with its literal `name`: a member of an action's `...ErrorType` union, narrowed by `error.name`. */
+export type StrategyDeadlineErrorType = StrategyDeadlineError & { name: 'StrategyDeadlineError' }
 
 /**
  * A rate budget (an API key's requests per window) cannot serve a strategy's requests before its
@@ -122,6 +134,9 @@ export class RateBudgetError extends BaseError {
     this.addresses = parameters.addresses
   }
 }
+
+/** {@link RateBudgetError} with its literal `name`: a member of an action's `...ErrorType` union, narrowed by `error.name`. */
+export type RateBudgetErrorType = RateBudgetError & { name: 'RateBudgetError' }
 
 function formatSeconds(ms: number): string {
   return `${Math.round(ms / 100) / 10} s`

@@ -110,7 +110,7 @@ function withRequestIds(stored: string, body: unknown): string {
  * Wraps a fetch with a disk cache of answers that cannot change.
  *
  * @example
- * import { createCachingFetch } from 'personhood/audit'
+ * import { createCachingFetch } from './cache.js'
  * const cache = createCachingFetch({ dir: '.personhood-cache', scope: { chainId: '10', blockNumber: 130_000_000n } })
  * const passport = createPassportClient({ apiKey, fetch: cache.fetch })
  * // ...after the run: cache.stats.misses requests went out

@@ -5,7 +5,7 @@ export type Semaphore = { run<T>(task: () => Promise<T>): Promise<T> }
  * Creates a {@link Semaphore}. `Infinity` runs everything at once.
  *
  * @example
- * import { createSemaphore } from 'personhood'
+ * import { createSemaphore } from './concurrency.js'
  * const semaphore = createSemaphore(4)
  * const answers = await Promise.all(urls.map((url) => semaphore.run(() => fetch(url))))
  */
@@ -33,7 +33,7 @@ export function createSemaphore(limit: number): Semaphore {
  * Maps `items` through `fn` with at most `concurrency` calls in flight; keeps the order.
  *
  * @example
- * import { mapWithConcurrency } from 'personhood'
+ * import { mapWithConcurrency } from './concurrency.js'
  * const scores = await mapWithConcurrency(addresses, 4, (address) => passport.getScore({ scorerId: 1, address }))
  */
 export async function mapWithConcurrency<T, R>(

@@ -1,29 +1,6 @@
-export { createSemaphore, mapWithConcurrency, type Semaphore } from './concurrency.js'
-export { extractPageToken, paginate, type Page, type PaginationGuards } from './paginate.js'
-export {
-  createRateLimiter,
-  RateBudgetWaitError,
-  type AcquireOptions,
-  type RateLimitWait,
-  getSharedRateLimiter,
-  modelTierLimits,
-  rateLimitWindowMs,
-  resolveTier,
-  scoringTierLimits,
-  type CreateRateLimiterParameters,
-  type RateLimitBudget,
-  type RateLimiter,
-  type RateLimitTier,
-} from './rate-limit.js'
-export { defaultSleep, type Sleep } from './sleep.js'
-export {
-  createTransport,
-  defaultMaxResponseBytes,
-  parseRetryAfter,
-  type RequestParameters,
-  type RetryOptions,
-  type Transport,
-  type TransportConfig,
-  type TransportOptions,
-  type TransportResponse,
-} from './transport.js'
+// The public part of http/: the options every client takes, the rate limiter a user may share
+// between clients, and what a request may throw. The transport itself, paging and concurrency
+// helpers stay internal.
+export { createRateLimiter, type AcquireOptions, type CreateRateLimiterParameters, type RateLimiter, type RateLimitTier, type RateLimitWait } from './rate-limit.js'
+export type { Sleep } from './sleep.js'
+export type { RequestErrorType, RetryOptions, Transport, TransportOptions } from './transport.js'

@@ -55,7 +55,8 @@ export type CollectAttestationListingParameters<row> = {
  * @throws {ResponseValidationError} for a page without rows, with a bad `size` or `total`, or a
  *   listing that lost rows while it was read.
  * @example
- * import { collectAttestationListing, getAttestationListingPage } from 'personhood'
+ * import { getAttestationListingPage } from 'personhood'
+ * import { collectAttestationListing } from './listing.js'
  * const { rows } = await collectAttestationListing({ fetchPage: (page) => getAttestationListingPage(client, { ...listing, page }), url })
  */
 export async function collectAttestationListing<row>(

@@ -18,7 +18,7 @@ export type Page<T> = { items: T[]; next: string | null }
  * Throws a {@link PaginationLimitError} when a guard trips or a cursor repeats (a looping server).
  *
  * @example
- * import { paginate } from 'personhood'
+ * import { paginate } from './paginate.js'
  * for await (const page of paginate((cursor) => fetchStampPage(cursor))) console.log(page.items.length)
  */
 export async function* paginate<T, P extends Page<T>>(
@@ -51,7 +51,7 @@ export async function* paginate<T, P extends Page<T>>(
  * @throws {ResponseValidationError} when the value is a link without a `token` parameter: ending
  * the pagination there would silently drop the rest of the data.
  * @example
- * import { extractPageToken } from 'personhood'
+ * import { extractPageToken } from './paginate.js'
  * extractPageToken('https://api.passport.xyz/v2/stamps/0xabc?token=eyJ') // 'eyJ'
  */
 export function extractPageToken(value: string | null | undefined): string | null {

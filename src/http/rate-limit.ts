@@ -63,10 +63,15 @@ export class RateBudgetWaitError extends Error {
   }
 }
 
+/** Parameters of {@link createRateLimiter}. */
 export type CreateRateLimiterParameters = {
+  /** Requests that may start in any window. */
   limit: number
+  /** The window, ms. Default {@link rateLimitWindowMs} (15 minutes, the services' own). */
   windowMs?: number
+  /** The clock, ms. Default Date.now. */
   now?: () => number
+  /** How to wait for budget. Default: a timer. */
   sleep?: Sleep
 }
 
@@ -153,7 +158,7 @@ export function createRateLimiter({
  *
  * @throws {InvalidParameterError} for an unknown tier.
  * @example
- * import { resolveTier } from 'personhood'
+ * import { resolveTier } from './rate-limit.js'
  * resolveTier(1, 'scoring') // { limit: 125, windowMs: 900000 }
  */
 export function resolveTier(tier: RateLimitTier, budget: RateLimitBudget): { limit: number; windowMs: number } {
@@ -178,7 +183,7 @@ const sharedLimiters = new Map<string, RateLimiter>()
  *
  * @throws {InvalidParameterError} when the key is already paced in this process at another limit.
  * @example
- * import { getSharedRateLimiter } from 'personhood'
+ * import { getSharedRateLimiter } from './rate-limit.js'
  * const limiter = getSharedRateLimiter({ apiKey: process.env.PASSPORT_API_KEY!, budget: 'scoring', tier: 2 })
  */
 export function getSharedRateLimiter({

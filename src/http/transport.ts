@@ -12,7 +12,19 @@ import {
   ResponseTooLargeError,
   ResponseValidationError,
   TimeoutError,
+  type AuthenticationErrorType,
   type HttpRequestErrorParameters,
+  type HttpRequestErrorType,
+  type InvalidRequestErrorType,
+  type NetworkErrorType,
+  type NotFoundErrorType,
+  type PermissionDeniedErrorType,
+  type RateLimitErrorType,
+  type RedirectRefusedErrorType,
+  type ResponseParseErrorType,
+  type ResponseTooLargeErrorType,
+  type ResponseValidationErrorType,
+  type TimeoutErrorType,
 } from '../errors/http.js'
 import { BaseError } from '../errors/base.js'
 import { readErrorMessage } from '../schemas/common.js'
@@ -105,6 +117,26 @@ export type Transport = {
   buildUrl(path: string, query?: Query): string
 }
 
+/**
+ * What a transport's `request` throws, and so every HTTP action: a status that is not a success
+ * (its own class for 400/422, 401, 403, 404 and 429), no answer within the timeout, no answer at
+ * all, a refused redirect, a body over the size cap, a body that is not JSON, or JSON that is not
+ * the spec's shape. An aborted `signal` rethrows its own reason.
+ */
+export type RequestErrorType =
+  | HttpRequestErrorType
+  | InvalidRequestErrorType
+  | AuthenticationErrorType
+  | PermissionDeniedErrorType
+  | NotFoundErrorType
+  | RateLimitErrorType
+  | TimeoutErrorType
+  | NetworkErrorType
+  | RedirectRefusedErrorType
+  | ResponseTooLargeErrorType
+  | ResponseParseErrorType
+  | ResponseValidationErrorType
+
 const defaultRetryStatusCodes = [408, 429, 500, 502, 503, 504] as const
 
 /** Default cap of a response body: 16 MiB, far above any answer of the spec (a 1,000-row page is about 1 MB). */
@@ -147,7 +179,7 @@ async function readLimited(response: Response, limit: number): Promise<string | 
  * validation of every answer against its schema. Errors are typed and never carry a secret.
  *
  * @example
- * import { createTransport } from 'personhood'
+ * import { createTransport } from './transport.js'
  * const transport = createTransport({ baseUrl: 'http://127.0.0.1:8787', authHeaders: () => ({ 'X-API-KEY': key }) })
  */
 export function createTransport(config: TransportConfig): Transport {
@@ -390,7 +422,7 @@ function httpError(context: {
  * Returns undefined when absent or unreadable.
  *
  * @example
- * import { parseRetryAfter } from 'personhood'
+ * import { parseRetryAfter } from './transport.js'
  * parseRetryAfter('120', Date.now()) // 120000
  */
 export function parseRetryAfter(value: string | null, nowMs: number): number | undefined {

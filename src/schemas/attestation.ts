@@ -16,7 +16,7 @@ export const attestationRowSchema = z.looseObject({
   recipients: z.array(z.string()).optional(),
   attestTimestamp: numberOrStringSchema.optional(),
 })
-/** What {@link attestationRowSchema} returns. */
+/** One attestation row (E8): `validUntil` and `attestTimestamp` kept exactly as sent; unknown keys kept. */
 export type AttestationRow = z.output<typeof attestationRowSchema>
 
 /**
@@ -52,7 +52,7 @@ export const attestationPageSchema = z.object({
     total: z.number().int().optional(),
   }),
 })
-/** What {@link attestationPageSchema} returns. */
+/** A page of an address's attestations (E8): `{ data: { rows, page?, size?, total? } }`. */
 export type AttestationPage = z.output<typeof attestationPageSchema>
 
 /**
@@ -92,7 +92,7 @@ export const attestationListingRowSchema = attestationRowSchema.extend({
   recipients: z.array(z.string()),
   isReceiver: z.boolean().optional(),
 })
-/** What {@link attestationListingRowSchema} returns. */
+/** A row of the listing: an attestation that names its `recipients` (unknown keys kept). */
 export type AttestationListingRow = z.output<typeof attestationListingRowSchema>
 
 /** The listing as our server emits it: `{ data: { page, size, total, rows } }`, every count present. */
@@ -104,7 +104,7 @@ export const attestationListingPageSchema = z.object({
     total: z.number().int(),
   }),
 })
-/** What {@link attestationListingPageSchema} returns. */
+/** A page of the index's listing by schema and attester: `{ data: { page, size, total, rows } }`. */
 export type AttestationListingPage = z.output<typeof attestationListingPageSchema>
 
 /**

@@ -17,7 +17,7 @@ const tryParseIso = tryParseIsoTimestamp
  *
  * @throws {Error} when `value` is not such a date or names a day that does not exist.
  * @example
- * import { parseIsoTimestamp } from 'personhood'
+ * import { parseIsoTimestamp } from './common.js'
  * parseIsoTimestamp('2024-10-26').toISOString() // '2024-10-26T00:00:00.000Z'
  */
 export function parseIsoTimestamp(value: string, name = 'timestamp'): Date {
@@ -94,7 +94,7 @@ const unitsToString = rules.unitsToDecimal
  * shortest round-trip form) or an integer bigint.
  * @throws {RangeError} on anything that is not a decimal, or an exponent beyond +/-1000.
  * @example
- * import { parseDecimal, formatScaledDecimal } from 'personhood'
+ * import { parseDecimal, formatScaledDecimal } from './common.js'
  * const total = parseDecimal('0.1', 18) + parseDecimal('0.2', 18)
  * formatScaledDecimal(total, 18, 5) // '0.30000'
  */
@@ -111,7 +111,7 @@ export function parseDecimal(value: number | string | bigint, scale: number): bi
  * @param value A decimal string, a finite number (its shortest round-trip form) or an integer bigint.
  * @throws {RangeError} on anything that is not a decimal, or a bad `places`.
  * @example
- * import { formatDecimal } from 'personhood'
+ * import { formatDecimal } from './common.js'
  * formatDecimal('20', 5) // '20.00000'
  * formatDecimal('0.000015', 5) // '0.00002'
  * formatDecimal(2.5, 0) // '2'
@@ -126,7 +126,7 @@ export function formatDecimal(value: number | string | bigint, places: number): 
  *
  * @throws {RangeError} on a bad `scale` or `places`.
  * @example
- * import { formatScaledDecimal } from 'personhood'
+ * import { formatScaledDecimal } from './common.js'
  * formatScaledDecimal(208000n, 6, 5) // '0.20800'
  */
 export function formatScaledDecimal(units: bigint, scale: number, places: number = scale): string {
@@ -142,7 +142,7 @@ export function formatScaledDecimal(units: bigint, scale: number, places: number
  *
  * @throws {RangeError} when a value is not a decimal.
  * @example
- * import { sumDecimals } from 'personhood'
+ * import { sumDecimals } from './common.js'
  * sumDecimals(['0.1', '0.2', 0.000005], 5) // '0.30000' (0.300005 rounds to even)
  */
 export function sumDecimals(values: readonly (number | string | bigint)[], places: number): string {
@@ -159,7 +159,7 @@ export function sumDecimals(values: readonly (number | string | bigint)[], place
  *
  * @throws {RangeError} when a value is not a decimal.
  * @example
- * import { compareDecimals } from 'personhood'
+ * import { compareDecimals } from './common.js'
  * compareDecimals('20.00000', 20) // 0
  */
 export function compareDecimals(a: number | string | bigint, b: number | string | bigint): -1 | 0 | 1 {
@@ -225,7 +225,7 @@ export const integerLikeSchema = z
  * A query-string integer within bounds ("25" or 25 gives 25).
  *
  * @example
- * import { queryIntegerSchema } from 'personhood'
+ * import { queryIntegerSchema } from './common.js'
  * queryIntegerSchema({ min: 1, max: 1000 }).parse('25') // 25
  */
 export function queryIntegerSchema({ min, max }: { min?: number; max?: number } = {}) {
@@ -310,7 +310,7 @@ function readDetailItem(item: unknown): string | undefined {
  * `loc.path: msg; ...`; `error`, or `error: message`; a bare `message`. Undefined for any other body.
  *
  * @example
- * import { readErrorMessage } from 'personhood'
+ * import { readErrorMessage } from './common.js'
  * readErrorMessage({ detail: [{ loc: ['query', 'created_at'], msg: 'Field required', type: 'missing' }] })
  * // 'query.created_at: Field required'
  */

@@ -48,7 +48,7 @@ export const verificationResultSchema = z.discriminatedUnion('result', [
   z.object({ result: z.literal(true), expirationDate: z.number() }),
   z.object({ result: z.literal(false) }),
 ])
-/** What {@link verificationResultSchema} returns. */
+/** A verification answer (E1-E3): `{ result: true, expirationDate }` (Unix seconds) or `{ result: false }`. */
 export type VerificationResult = z.output<typeof verificationResultSchema>
 
 /**
@@ -82,7 +82,7 @@ export type VerificationQueryInput = z.input<typeof verificationQuerySchema>
 export const votingStrategyResponseSchema = z.object({
   score: z.array(z.object({ address: z.string(), score: integerLikeSchema })),
 })
-/** What {@link votingStrategyResponseSchema} returns. */
+/** A voting-strategy answer (E4-E6): `{ score: [{ address, score }] }`, score 1 (verified) or 0. */
 export type VotingStrategyResponse = z.output<typeof votingStrategyResponseSchema>
 /** What {@link votingStrategyResponseSchema} accepts. */
 export type VotingStrategyResponseInput = z.input<typeof votingStrategyResponseSchema>
@@ -135,7 +135,7 @@ export const cleanHandsResultSchema = z.discriminatedUnion('isUnique', [
   z.object({ isUnique: z.literal(true), signature: z.string(), circuitId: numberOrStringSchema }),
   z.object({ isUnique: z.literal(false) }),
 ])
-/** What {@link cleanHandsResultSchema} returns. */
+/** A clean-hands SBT answer (E7): `{ isUnique: true, signature, circuitId }` or `{ isUnique: false }`. */
 export type CleanHandsResult = z.output<typeof cleanHandsResultSchema>
 
 /** E7 result as the services send it: same as {@link cleanHandsResultSchema} (already tolerant). */

@@ -38,7 +38,7 @@ export const modelScoreSchema = z.object({
   address: z.string(),
   details: z.object({ models: z.record(z.string(), modelScoreEntrySchema) }),
 })
-/** What {@link modelScoreSchema} returns. */
+/** A model score (B1): `{ address, details: { models: { <model>: { score } } } }`. */
 export type ModelScore = z.output<typeof modelScoreSchema>
 
 /**

@@ -24,7 +24,7 @@ export const v2StampScoreSchema = z.object({
   source_wallet: z.string().nullable().optional(),
   reason: z.string().optional(),
 })
-/** What {@link v2StampScoreSchema} returns. */
+/** One stamp's entry in a score record: `{ score, dedup, expiration_date, source_wallet?, reason? }`. */
 export type V2StampScore = z.output<typeof v2StampScoreSchema>
 
 /** A1 stamp score entry as the services send it (score as a string or number); normalized to {@link V2StampScore}. */
@@ -55,7 +55,7 @@ export const v2ScoreSchema = z.object({
   error: z.string().nullable(),
   stamps: z.record(z.string(), v2StampScoreSchema),
 })
-/** What {@link v2ScoreSchema} returns. */
+/** A score record (A1, one item of A2): the score and threshold as exact decimal strings, `passing_score`, timestamps and stamp scores. */
 export type V2Score = z.output<typeof v2ScoreSchema>
 
 /**
@@ -124,7 +124,7 @@ export type V2ScoreResponseInput = z.input<typeof v2ScoreResponseSchema>
 
 /** A2 historical score response as our server emits it: `{ items: [score record] }`. */
 export const v2ScoreHistorySchema = z.object({ items: z.array(v2ScoreSchema) })
-/** What {@link v2ScoreHistorySchema} returns. */
+/** A score history answer (A2), normalized to `{ items: [score record] }`. */
 export type V2ScoreHistory = z.output<typeof v2ScoreHistorySchema>
 
 /** What {@link v2ScoreHistoryResponseSchema} accepts: the spec's `{ items }` or one bare score record. */
@@ -154,7 +154,7 @@ export const v2ScoreHistoryResponseSchema: z.ZodType<V2ScoreHistory, V2ScoreHist
  *
  * @throws {Error} when the value is not an ISO 8601 date or date-time.
  * @example
- * import { parseCreatedAt } from 'personhood'
+ * import { parseCreatedAt } from './passport.js'
  * parseCreatedAt('2024-10-26').toISOString() // '2024-10-26T00:00:00.000Z'
  */
 export function parseCreatedAt(value: string): Date {
@@ -210,7 +210,7 @@ export const stampCredentialResponseSchema = z.looseObject({
     verificationMethod: z.string().optional(),
   }),
 })
-/** What {@link stampCredentialResponseSchema} returns. */
+/** A stamp's verifiable credential as the services send it (tolerant: optional proof fields, `@context` of any shape; unknown keys kept). */
 export type StampCredential = z.output<typeof stampCredentialResponseSchema>
 
 const didPkhPattern = /^did:pkh:eip155:\d+:0x[0-9a-fA-F]{40}$/
@@ -236,7 +236,7 @@ export const stampCredentialSchema = stampCredentialResponseSchema.superRefine((
 
 /** A stamp in a profile: `{ provider, credential }`. */
 export const stampSchema = z.object({ provider: z.string(), credential: stampCredentialSchema })
-/** What {@link stampSchema} returns. */
+/** A stamp in a profile: `{ provider, credential }`. */
 export type Stamp = z.output<typeof stampSchema>
 
 /** A profile: a DID-shaped object with `issuanceDate`, `expiryDate` (both nullable) and `stamps`. */
@@ -245,7 +245,7 @@ export const passportProfileSchema = z.looseObject({
   expiryDate: isoTimestampSchema.nullable(),
   stamps: z.array(stampSchema),
 })
-/** What {@link passportProfileSchema} returns. */
+/** A profile: a DID-shaped object with `issuanceDate`, `expiryDate` (both nullable) and `stamps`. */
 export type PassportProfile = z.output<typeof passportProfileSchema>
 
 // ---------------------------------------------------------------------------------------------
@@ -268,7 +268,7 @@ export const stampCredentialMetadataSchema = z.looseObject({
   description: z.string().optional(),
   hash: z.string().optional(),
 })
-/** What {@link stampCredentialMetadataSchema} returns. */
+/** A stamp's metadata (`include_metadata=true`): the public service's fields, all optional, others kept. */
 export type StampCredentialMetadata = z.output<typeof stampCredentialMetadataSchema>
 
 /** One item of a stamp list page as our server emits it: `{ version, credential, metadata? }`. */
@@ -277,7 +277,7 @@ export const stampListItemSchema = z.object({
   credential: stampCredentialSchema,
   metadata: stampCredentialMetadataSchema.optional(),
 })
-/** What {@link stampListItemSchema} returns. */
+/** One item of a stamp list page: `{ version, credential, metadata? }`. */
 export type StampListItem = z.output<typeof stampListItemSchema>
 
 /** A3/C5 stamp list page as our server emits it: `next`/`prev` tokens (null at the ends) and `items`. */
@@ -286,7 +286,7 @@ export const stampListPageSchema = z.object({
   prev: z.string().nullable(),
   items: z.array(stampListItemSchema),
 })
-/** What {@link stampListPageSchema} returns. */
+/** A page of an address's stamps (A3, C5): `next`/`prev` tokens (null at the ends) and `items`. */
 export type StampListPage = z.output<typeof stampListPageSchema>
 
 /**
@@ -348,12 +348,12 @@ export const stampMetadataSchema = z.object({
     }),
   ),
 })
-/** What {@link stampMetadataSchema} returns. */
+/** One platform of the stamp metadata list: id, icon, name, description, connectMessage and groups of stamps. */
 export type StampMetadata = z.output<typeof stampMetadataSchema>
 
 /** A4/C6 stamp metadata list (an array of platforms); unknown keys are dropped. */
 export const stampMetadataListSchema = z.array(stampMetadataSchema)
-/** What {@link stampMetadataListSchema} returns. */
+/** The stamp metadata list (A4, C6): an array of platforms. */
 export type StampMetadataList = z.output<typeof stampMetadataListSchema>
 
 /** A4/C6 as the services send it: same as {@link stampMetadataListSchema} (the public service follows the spec). */

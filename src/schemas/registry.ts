@@ -42,7 +42,7 @@ export const thresholdScoreEvidenceSchema = z.object({
   rawScore: decimalStringSchema,
   threshold: decimalStringSchema,
 })
-/** What {@link thresholdScoreEvidenceSchema} returns. */
+/** A binary scorer's evidence in a v1 record: `{ type: 'ThresholdScoreCheck', success, rawScore, threshold }`. */
 export type ThresholdScoreEvidence = z.output<typeof thresholdScoreEvidenceSchema>
 
 /** Binary scorer evidence as the services send it (rawScore/threshold as numbers or strings), normalized to strings. */
@@ -70,7 +70,7 @@ export const registryScoreSchema = z.object({
   error: z.string().nullable(),
   stamp_scores: z.record(z.string(), decimalStringSchema).optional(),
 })
-/** What {@link registryScoreSchema} returns. */
+/** A v1 score record (C2-C4): status, the score with 9 decimals (null while processing), evidence and timestamps. */
 export type RegistryScore = z.output<typeof registryScoreSchema>
 
 /**
@@ -107,7 +107,7 @@ export type RegistryScoreResponseInput = z.input<typeof registryScoreResponseSch
 
 /** C3 response as our server emits it: `{ items: [one score record] }`. */
 export const registryScoreItemsSchema = z.object({ items: z.array(registryScoreSchema) })
-/** What {@link registryScoreItemsSchema} returns. */
+/** A C3 answer, normalized to `{ items: [one score record] }`. */
 export type RegistryScoreItems = z.output<typeof registryScoreItemsSchema>
 
 /** What {@link registryScoreItemsResponseSchema} accepts: `{ items }` or one bare score record. */
@@ -131,7 +131,7 @@ export const registryScorePageSchema = z.object({
   items: z.array(registryScoreSchema),
   count: z.number().int().nonnegative(),
 })
-/** What {@link registryScorePageSchema} returns. */
+/** A page of a scorer's scores (C4): `{ items, count }` (count: every record matching the filter). */
 export type RegistryScorePage = z.output<typeof registryScorePageSchema>
 
 /** C4 page as the services send it; records normalized with {@link registryScoreResponseSchema}. */
@@ -148,7 +148,7 @@ export type RegistryScorePageResponseInput = z.input<typeof registryScorePageRes
 
 /** C1 signing message: `{ message, nonce }` (the message ends in `Nonce: <nonce>`). */
 export const signingMessageSchema = z.object({ message: z.string(), nonce: z.string() })
-/** What {@link signingMessageSchema} returns. */
+/** A message to sign and its nonce (C1); the message ends in `Nonce: <nonce>`. */
 export type SigningMessage = z.output<typeof signingMessageSchema>
 
 const idLikeSchema = z.union([z.string(), z.number()], { error: expectedError('string or number') }).transform(String)
@@ -163,7 +163,7 @@ export const registryStakeRecordSchema = z.object({
     }),
   ),
 })
-/** What {@link registryStakeRecordSchema} returns. */
+/** A stake record (C7, deprecated): self stakes (`stakes`) and community stakes (`xstakeAggregates`) per user. */
 export type RegistryStakeRecord = z.output<typeof registryStakeRecordSchema>
 /** What {@link registryStakeRecordSchema} accepts. */
 export type RegistryStakeRecordInput = z.input<typeof registryStakeRecordSchema>

@@ -20,12 +20,12 @@ export const cachedStampSchema = z.object({
   provider: z.string(),
   stamp: z.json(),
 })
-/** What {@link cachedStampSchema} returns. */
+/** A cached stamp: `{ id, address, provider, stamp }` (`stamp` is any JSON value). */
 export type CachedStamp = z.output<typeof cachedStampSchema>
 
 /** D3/D6 response: `{ success, stamps }`. */
 export const stampsResponseSchema = z.object({ success: z.boolean(), stamps: z.array(cachedStampSchema) })
-/** What {@link stampsResponseSchema} returns. */
+/** A stamps answer (D3, D6): `{ success, stamps }`. */
 export type StampsResponse = z.output<typeof stampsResponseSchema>
 
 /** Points data of a score: total, eligibility, multiplier and a breakdown (name to integer). */
@@ -35,7 +35,7 @@ export const pointsDataSchema = z.object({
   multiplier: z.number().int(),
   breakdown: z.record(z.string(), z.number().int()),
 })
-/** What {@link pointsDataSchema} returns. */
+/** The points data of a cached score: total, eligibility, multiplier and a breakdown. */
 export type PointsData = z.output<typeof pointsDataSchema>
 
 const stampScoreMapSchema = z.record(z.string(), v2StampScoreResponseSchema)
@@ -51,7 +51,7 @@ export const linkedScoreSchema = z.object({
   stamps: stampScoreMapSchema.nullable(),
   wallet_stamps: z.record(z.string(), stampScoreMapSchema).nullish(),
 })
-/** What {@link linkedScoreSchema} returns. */
+/** The score data of a linked wallet group's canonical wallet; `wallet_stamps` maps each wallet to its stamp scores. */
 export type LinkedScore = z.output<typeof linkedScoreSchema>
 /** What {@link linkedScoreSchema} accepts. */
 export type LinkedScoreInput = z.input<typeof linkedScoreSchema>
@@ -73,7 +73,7 @@ export const internalScoreSchema = z.object({
   possible_points_data: pointsDataSchema.nullish(),
   linked_score: linkedScoreSchema.nullish(),
 })
-/** What {@link internalScoreSchema} returns. */
+/** The stamp cache's score record (D7, D8): score and threshold as sent, stamps normalized as in A1. */
 export type InternalScore = z.output<typeof internalScoreSchema>
 /** What {@link internalScoreSchema} accepts. */
 export type InternalScoreInput = z.input<typeof internalScoreSchema>
@@ -84,7 +84,7 @@ export const stampsWithScoreResponseSchema = z.object({
   stamps: z.array(cachedStampSchema),
   score: internalScoreSchema,
 })
-/** What {@link stampsWithScoreResponseSchema} returns. */
+/** A stamps-and-score answer (D1, D2): `{ success, stamps, score }`. */
 export type StampsWithScoreResponse = z.output<typeof stampsWithScoreResponseSchema>
 /** What {@link stampsWithScoreResponseSchema} accepts. */
 export type StampsWithScoreResponseInput = z.input<typeof stampsWithScoreResponseSchema>
@@ -120,7 +120,7 @@ export const deleteStampPayloadListSchema = z.array(deleteStampPayloadSchema).ma
 export const saveStatuses = ['pending', 'saved', 'failed'] as const
 /** Save status schema: pending, saved or failed. */
 export const saveStatusSchema = z.enum(saveStatuses)
-/** What {@link saveStatusSchema} returns. */
+/** The save status of a cached stamp: `pending`, `saved` or `failed`. */
 export type SaveStatus = z.output<typeof saveStatusSchema>
 
 /** A save status update: `{ id, store_save_status, store_stream_id? }`. */
@@ -137,7 +137,7 @@ export const saveStatusPayloadListSchema = z.array(saveStatusPayloadSchema)
 
 /** D4 response: `{ updated: [id...] }`. */
 export const saveStatusResponseSchema = z.object({ updated: z.array(z.number().int()) })
-/** What {@link saveStatusResponseSchema} returns. */
+/** A save-status answer (D4): `{ updated: [id...] }`. */
 export type SaveStatusResponse = z.output<typeof saveStatusResponseSchema>
 
 // ---------------------------------------------------------------------------------------------
@@ -163,7 +163,7 @@ export type CachedStampQuery = z.output<typeof cachedStampQuerySchema>
 
 /** D5 scorer weights: stamp name to weight. Weights sent as decimal strings become numbers. */
 export const scorerWeightsSchema = z.record(z.string(), numberLikeSchema)
-/** What {@link scorerWeightsSchema} returns. */
+/** A scorer's stamp weights (D5): stamp name to weight. */
 export type ScorerWeights = z.output<typeof scorerWeightsSchema>
 /** What {@link scorerWeightsSchema} accepts. */
 export type ScorerWeightsInput = z.input<typeof scorerWeightsSchema>
@@ -178,14 +178,14 @@ export const stakeSchema = z.object({
   lock_time: z.string(),
   last_updated_in_block: integerLikeSchema,
 })
-/** What {@link stakeSchema} returns. */
+/** A token stake (D9). */
 export type Stake = z.output<typeof stakeSchema>
 /** What {@link stakeSchema} accepts. */
 export type StakeInput = z.input<typeof stakeSchema>
 
 /** D9 response: `{ items: [stake...] }`. */
 export const stakeResponseSchema = z.object({ items: z.array(stakeSchema) })
-/** What {@link stakeResponseSchema} returns. */
+/** A stakes answer (D9): `{ items: [stake...] }`. */
 export type StakeResponse = z.output<typeof stakeResponseSchema>
 
 /** The cache's 400 body: `{ detail }`. */
@@ -199,12 +199,12 @@ export type ErrorMessage = z.output<typeof errorMessageSchema>
 
 /** D10 response: `{ accepted }`. */
 export const tosAcceptedSchema = z.object({ accepted: z.boolean() })
-/** What {@link tosAcceptedSchema} returns. */
+/** A terms answer (D10): `{ accepted }`. */
 export type TosAccepted = z.output<typeof tosAcceptedSchema>
 
 /** D11 response: the text to sign (ends in `Nonce: <nonce>`) and its nonce. */
 export const tosToSignSchema = z.object({ text: z.string(), nonce: z.string() })
-/** What {@link tosToSignSchema} returns. */
+/** The terms text to sign (D11), ending in `Nonce: <nonce>`, and its nonce. */
 export type TosToSign = z.output<typeof tosToSignSchema>
 
 /** D12 body: `{ tos_type, nonce, signature }`. */
@@ -255,5 +255,5 @@ export type SignInSubmitInput = z.input<typeof signInSubmitSchema>
 
 /** D13 response: `{ access: JWT, support_user_hash? }`. */
 export const accessTokenSchema = z.object({ access: z.string().min(1, 'Expected a non-empty token'), support_user_hash: z.string().nullish() })
-/** What {@link accessTokenSchema} returns. */
+/** A sign-in answer (D13): `{ access: JWT, support_user_hash? }`. */
 export type AccessToken = z.output<typeof accessTokenSchema>

@@ -45,6 +45,7 @@ export const defaultOpenRouteLimit = 1200
 /** Nonces per minute and client address (`GET /account/nonce`). */
 export const defaultNonceLimit = 60
 
+/** Options of {@link createServer}: what to serve (a store, a state or a world), its clock, limits and keys. */
 export type CreateServerOptions = {
   /** Requests per minute and client address to the routes that need no key. Default {@link defaultOpenRouteLimit}. */
   openRouteLimit?: number

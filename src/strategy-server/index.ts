@@ -7,27 +7,15 @@
  * import { createStrategyServer, openAnswerStore } from 'personhood/strategy-server'
  * const app = createStrategyServer({ providers: { '10': client }, store: await openAnswerStore('answers.log') })
  */
-export {
-  apiV2OptionNames,
-  createStrategyServer,
-  defaultMaxAddresses,
-  maxDecimals,
-  secretHeader,
-  strategySecret,
-  type CreateStrategyServerOptions,
-  type StrategyServer,
-} from './app.js'
-export { scaleScore, StrategyServerRequestError, toErrorAnswer, type ErrorAnswer } from './answer.js'
-export { counterHelp, createStrategyServerMetrics, latencyBuckets, type CounterName, type StrategyServerMetrics } from './metrics.js'
+export { createStrategyServer, secretHeader, strategySecret, type CreateStrategyServerOptions, type StrategyServer } from './app.js'
+export { createStrategyServerMetrics, type CounterName, type StrategyServerMetrics } from './metrics.js'
 export {
   createStrategyScorer,
-  defaultFinalityMs,
-  readScoreCall,
   type AnyStrategyDefinition,
   type CreateStrategyScorerParameters,
   type ScoreCall,
   type ScoreCallResult,
   type StrategyScorer,
 } from './scorer.js'
-export { AnswerStoreError, answerStoreHeader, createMemoryAnswerStore, openAnswerStore, type AnswerStore } from './store.js'
+export { AnswerStoreError, createMemoryAnswerStore, openAnswerStore, type AnswerStore, type AnswerStoreErrorType } from './store.js'
 export { readStrategyServerConfig, startStrategyServer, type RunningStrategyServer, type StrategyServerConfig, type StartStrategyServerOptions } from './start.js'

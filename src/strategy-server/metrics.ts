@@ -36,6 +36,7 @@ export const counterHelp = {
   personhood_strategy_runs_total: 'Strategy runs (one run serves every concurrent call of a snapshot), by strategy.',
 } as const
 
+/** The name of one of the server's Prometheus counters (listed in docs/strategy-server.md). */
 export type CounterName = keyof typeof counterHelp
 
 /** Creates an empty metrics registry. */

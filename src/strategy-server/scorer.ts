@@ -20,6 +20,7 @@ import { stringifyJson } from '../utils/json.js'
 import { parseAddress } from '../utils/parse.js'
 import type { AnswerStore } from './store.js'
 
+/** A strategy definition of any options, detail and prepared types (the server serves many). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each strategy has its own options
 export type AnyStrategyDefinition = StrategyDefinition<any, unknown, any>
 
@@ -49,7 +50,7 @@ export type CreateStrategyScorerParameters = {
   onRequest?: ((source: string) => void) | undefined
 }
 
-/** One call, as read from a request (see {@link readScoreCall}). */
+/** One call: the strategy, its options, the network, the snapshot and the addresses. */
 export type ScoreCall = {
   definition: AnyStrategyDefinition
   /** The strategy's options, as the space gave them (api-v2's own keys removed). */
@@ -74,7 +75,7 @@ export type ScoreCallResult = {
   hits: number
 }
 
-/** The engine. */
+/** The engine: `score(call)` answers a call's addresses. */
 export type StrategyScorer = {
   score(call: ScoreCall): Promise<ScoreCallResult>
   /** Runs in flight or waiting. */
@@ -202,7 +203,8 @@ type Group = {
 }
 
 /**
- * Creates the engine.
+ * Creates the engine `createStrategyServer` runs on: answers from the store when it can, else through
+ * `runStrategy`, every concurrent call for a snapshot sharing one run.
  *
  * @throws {InvalidParameterError} on a bad `finalityMs`, `batchWindowMs` or `maxBatch`.
  */
@@ -228,7 +230,7 @@ export function createStrategyScorer(parameters: CreateStrategyScorerParameters)
     const known = headers.get(key)
     if (known) return known
     parameters.onRequest?.('provider')
-    const read = resolveSnapshot({ provider: providers[network] as StrategyProvider, snapshot, network }).then(({ blockNumber, timestamp }) => ({ blockNumber, timestamp }))
+    const read = resolveSnapshot(providers[network] as StrategyProvider, { snapshot, network }).then(({ blockNumber, timestamp }) => ({ blockNumber, timestamp }))
     headers.set(key, read)
     const forget = () => headers.delete(key)
     read.then(({ timestamp }) => {

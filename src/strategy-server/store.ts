@@ -45,6 +45,9 @@ export class AnswerStoreError extends BaseError {
   }
 }
 
+/** {@link AnswerStoreError} with its literal `name`: a member of an action's `...ErrorType` union, narrowed by `error.name`. */
+export type AnswerStoreErrorType = AnswerStoreError & { name: 'AnswerStoreError' }
+
 /** An answer store: answers by group (strategy, options, network, block) and lower-case address. */
 export type AnswerStore = {
   /** The answer kept for `address` in `group`, or undefined. */

@@ -32,7 +32,7 @@ class DeadlinePassed extends Error {
  * when `signal` (the caller's) aborts.
  *
  * @example
- * import { createDeadline } from 'personhood'
+ * import { createDeadline } from './deadline.js'
  * const deadline = createDeadline({ deadlineMs: 20_000 })
  * try { await fetch(url, { signal: deadline.signal }) } finally { deadline.dispose() }
  */

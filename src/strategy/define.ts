@@ -6,9 +6,16 @@
  */
 import type { Address } from 'viem'
 import type { z } from 'zod'
-import { ChainReadError } from '../errors/chain.js'
-import { InvalidParameterError } from '../errors/input.js'
-import { StrategySourceError } from '../errors/strategy.js'
+import { ChainReadError, type BlockNotAvailableErrorType, type ChainReadErrorType } from '../errors/chain.js'
+import { InvalidParameterError, type InvalidAddressErrorType, type InvalidParameterErrorType } from '../errors/input.js'
+import {
+  StrategySourceError,
+  type PassportHistoryDeniedErrorType,
+  type RateBudgetErrorType,
+  type StrategyDeadlineErrorType,
+  type StrategyOptionsErrorType,
+  type StrategySourceErrorType,
+} from '../errors/strategy.js'
 import { parseAddress } from '../utils/parse.js'
 import type { StrategyCache } from './cache.js'
 import { createStrategyCache } from './cache.js'
@@ -112,7 +119,7 @@ export type RunStrategyParameters = {
   context?: StrategyContext | undefined
 }
 
-/** What {@link runStrategy} returns. */
+/** What {@link runStrategy} returns: the checksummed scores, each address's score with what it rests on, the block, and the requests by source. */
 export type StrategyRun<detail = unknown> = {
   /** Checksummed address to score: what score-api takes. Every address asked is a key. */
   scores: Record<Address, number>
@@ -123,6 +130,25 @@ export type StrategyRun<detail = unknown> = {
   /** Requests sent, by source. */
   requests: Record<string, number>
 }
+
+/** What {@link runStrategy} returns. */
+export type RunStrategyReturnType<detail = unknown> = StrategyRun<detail>
+
+/**
+ * What {@link runStrategy} throws: options or configuration refused, a bad address or snapshot, the
+ * snapshot's block unreadable, a source that failed (Passport history refused included), or a
+ * deadline or rate budget that cannot be met. A source's own error is the `cause`, never thrown bare.
+ */
+export type RunStrategyErrorType =
+  | StrategyOptionsErrorType
+  | InvalidAddressErrorType
+  | InvalidParameterErrorType
+  | BlockNotAvailableErrorType
+  | ChainReadErrorType
+  | StrategySourceErrorType
+  | PassportHistoryDeniedErrorType
+  | StrategyDeadlineErrorType
+  | RateBudgetErrorType
 
 /**
  * Runs a strategy with an explicit context: reads the options (before any request), checks and
@@ -152,7 +178,7 @@ export async function runStrategy<options, detail, prepared>(
   definition: StrategyDefinition<options, detail, prepared>,
   parameters: RunStrategyParameters,
   sharedCache?: StrategyCache,
-): Promise<StrategyRun<detail>> {
+): Promise<RunStrategyReturnType<detail>> {
   const { name } = definition
   const options = parseStrategyOptions(name, definition.optionsSchema, parameters.options)
   const addresses = parseAddresses(parameters.addresses)
@@ -229,7 +255,7 @@ async function readSnapshot(runtime: StrategyRuntime, parameters: RunStrategyPar
   runtime.countRequest('provider')
   const { provider, snapshot, network } = parameters
   try {
-    return await untilAborted(resolveSnapshot({ provider, snapshot, network, addresses }), runtime.deadline.signal)
+    return await untilAborted(resolveSnapshot(provider, { snapshot, network, addresses }), runtime.deadline.signal)
   } catch (error) {
     // A chain error already names the block and the addresses; a bad provider is the caller's.
     if (error instanceof ChainReadError || error instanceof InvalidParameterError) throw error

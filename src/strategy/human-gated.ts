@@ -243,7 +243,7 @@ async function innerBlockAt({ runtime, network, snapshot, addresses }: { runtime
   const clock = given.clock ?? blockClocks[Number(network)]!
   const source = `block of network ${network} at the snapshot's time`
   const found = await readSource({ source, addresses, deadline: runtime.deadline }, () =>
-    findBlockAtTime({ client: given.provider, timestamp: snapshot.timestamp, clock, chainId: Number(network) }),
+    findBlockAtTime(given.provider, { timestamp: snapshot.timestamp, clock, chainId: Number(network) }),
   )
   runtime.countRequest(source, found.reads)
   runtime.cache?.set(cacheKey, found.number)

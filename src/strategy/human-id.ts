@@ -11,13 +11,15 @@ import { baseSepoliaClock, findBlockAtTime, optimismClock, type BlockClock } fro
 import type { HumanCredential } from '../chain/constants.js'
 import { baseSepoliaNetwork, optimismNetwork, type NetworkConstants } from '../chain/constants.js'
 import { toPublicClient, type ChainClient } from '../chain/provider.js'
-import { createAttestationIndexClient, defaultAttestationIndexBaseUrl, type AttestationIndexClient } from '../clients/attestation-index.js'
-import { createHumanIdClient, defaultHumanIdBaseUrl, type HumanIdClient } from '../clients/human-id.js'
+import { createAttestationIndexClient, type AttestationIndexClient } from '../clients/attestation-index/index.js'
+import { defaultAttestationIndexBaseUrl } from '../clients/attestation-index/context.js'
+import { createHumanIdClient, type HumanIdClient } from '../clients/human-id/index.js'
+import { defaultHumanIdBaseUrl } from '../clients/human-id/context.js'
 import { StrategyOptionsError } from '../errors/strategy.js'
 import { mapWithConcurrency } from '../http/concurrency.js'
 import { defaultActionId, parseActionId } from '../utils/parse.js'
 import { findCleanHandsRows } from '../verify/attestation-lookup.js'
-import { verifyCredentials } from '../verify/credentials.js'
+import { verifyCredentials } from '../verify/credentials/index.js'
 import { matchCredentials, verdictFromAttestationRows, verdictsFromVerifier, verdictsFromVotingStrategy, type HumanIdVerdict } from '../verify/verdict.js'
 import type { StrategyRuntime } from './context.js'
 import { readSource } from './deadline.js'
@@ -132,7 +134,7 @@ async function hubBlockAt(parameters: {
   const cached = runtime.cache?.get(cacheKey) as HumanIdDetail['hubBlock'] | undefined
   if (cached) return cached
   const found = await readSource({ source: humanIdSourceNames.hubBlock, addresses: parameters.addresses, deadline: runtime.deadline }, () =>
-    findBlockAtTime({ client: parameters.client, timestamp: snapshot.timestamp, clock: runtime.context.humanId?.hubClock ?? hub.clock, chainId: hub.chainId }),
+    findBlockAtTime(parameters.client, { timestamp: snapshot.timestamp, clock: runtime.context.humanId?.hubClock ?? hub.clock, chainId: hub.chainId }),
   )
   runtime.countRequest(humanIdSourceNames.hubBlock, found.reads)
   const block = { chainId: hub.chainId, blockNumber: found.number, timestamp: Number(found.timestamp) }
@@ -220,8 +222,7 @@ export async function readHumanIdVerdictsAt(parameters: ReadHumanIdVerdictsAtPar
     const chainSource = { source: humanIdSourceNames.chain, addresses, deadline: runtime.deadline }
     const counted = countingChainClient(toPublicClient(client), runtime)
     const result = await readSource(credentials.includes('clean-hands') ? { ...chainSource, source: `${chainSource.source} and ${indexSource.source}` } : chainSource, () =>
-      verifyCredentials({
-        client: counted,
+      verifyCredentials(counted, {
         addresses,
         credentials,
         actionId,

@@ -29,7 +29,7 @@ export const symbolOption = z.string().max(16).optional().meta({ title: 'Symbol'
  * @throws {StrategyOptionsError} naming every issue (path and message), before any request.
  * @example
  * import { z } from 'zod'
- * import { parseStrategyOptions } from 'personhood'
+ * import { parseStrategyOptions } from './options.js'
  * parseStrategyOptions('my-strategy', z.object({ score: z.number().default(1) }).strict(), { score: 2 }) // { score: 2 }
  */
 export function parseStrategyOptions<schema extends z.ZodType>(strategy: string, schema: schema, options: unknown): z.output<schema> {
@@ -57,7 +57,7 @@ export function toOptionIssues(error: z.ZodError): StrategyOptionIssue[] {
  *
  * @throws {Error} when the zod schema has a part JSON Schema cannot express.
  * @example
- * import { strategyJsonSchema } from 'personhood'
+ * import { strategyJsonSchema } from './options.js'
  * const schema = strategyJsonSchema({ title: 'Passport v2', options: passportV2OptionsSchema })
  */
 export function strategyJsonSchema({ title, options }: { title: string; options: z.ZodType }): Record<string, unknown> {

@@ -96,7 +96,8 @@ export type ReadPassportScoresAtReturnType = {
  * @throws {RateBudgetError} when the key's budget cannot serve the requests before the deadline.
  * @throws {StrategyDeadlineError} when the deadline passes during a read.
  * @example
- * import { createStrategyRuntime, getPassportSources, readPassportScoresAt } from 'personhood'
+ * import { createStrategyRuntime, getPassportSources } from './context.js'
+ * import { readPassportScoresAt } from './passport-scores.js'
  * const runtime = createStrategyRuntime({ passport: { apiKey: process.env.PASSPORT_API_KEY } })
  * const { verdicts } = await readPassportScoresAt({ sources: getPassportSources(runtime, 'my-tool'), scorerId: '335', addresses, at: 1_735_689_600, runtime })
  */

@@ -3,8 +3,8 @@
  * that block's number and timestamp through the provider score-api hands the strategy.
  */
 import type { Client } from 'viem'
-import { BlockNotAvailableError, ChainReadError } from '../errors/chain.js'
-import { InvalidParameterError } from '../errors/input.js'
+import { BlockNotAvailableError, ChainReadError, type BlockNotAvailableErrorType, type ChainReadErrorType } from '../errors/chain.js'
+import { InvalidParameterError, type InvalidParameterErrorType } from '../errors/input.js'
 import { toPublicClient, type ChainClient } from '../chain/provider.js'
 import { readBlockHeader } from '../chain/rpc.js'
 import { parseBlockNumber } from '../utils/parse.js'
@@ -36,7 +36,7 @@ export type ResolvedSnapshot = {
  *
  * @throws {InvalidParameterError} for anything else.
  * @example
- * import { parseSnapshot } from 'personhood'
+ * import { parseSnapshot } from './snapshot.js'
  * parseSnapshot(21_000_000) // 21000000n
  * parseSnapshot('latest') // 'latest'
  */
@@ -48,12 +48,17 @@ export function parseSnapshot(value: unknown): bigint | 'latest' {
 
 /** Parameters of {@link resolveSnapshot}. */
 export type ResolveSnapshotParameters = {
-  provider: StrategyProvider
   snapshot: StrategySnapshot
   network: string
   /** The addresses being scored, named by an error. */
   addresses?: readonly string[] | undefined
 }
+
+/** What {@link resolveSnapshot} returns: the block and its time. */
+export type ResolveSnapshotReturnType = ResolvedSnapshot
+
+/** What {@link resolveSnapshot} throws: a bad snapshot or provider, no such block, a failed read. */
+export type ResolveSnapshotErrorType = InvalidParameterErrorType | BlockNotAvailableErrorType | ChainReadErrorType
 
 /**
  * Reads the snapshot's block header through the provider: its number and timestamp. One request.
@@ -64,9 +69,9 @@ export type ResolveSnapshotParameters = {
  * @example
  * import { resolveSnapshot } from 'personhood'
  * // in a strategy: strategy(space, network, provider, addresses, options, snapshot)
- * const { blockNumber, timestamp } = await resolveSnapshot({ provider, snapshot, network })
+ * const { blockNumber, timestamp } = await resolveSnapshot(provider, { snapshot, network })
  */
-export async function resolveSnapshot({ provider, snapshot, network, addresses = [] }: ResolveSnapshotParameters): Promise<ResolvedSnapshot> {
+export async function resolveSnapshot(provider: StrategyProvider, { snapshot, network, addresses = [] }: ResolveSnapshotParameters): Promise<ResolveSnapshotReturnType> {
   const requested = parseSnapshot(snapshot)
   const chainId = /^[1-9][0-9]{0,15}$/.test(network) ? Number(network) : undefined
   const value = provider as unknown as Record<string, unknown> | null | undefined

@@ -4,15 +4,13 @@
  * 0 at the snapshot. A source that fails is an error (score-api answers it as one), never a false:
  * a voter is not turned away because a service was down.
  */
-import { runStrategy, type StrategyDefinition } from './define.js'
+import { runStrategy, type RunStrategyErrorType, type StrategyDefinition } from './define.js'
 import type { StrategyContext } from './context.js'
 import type { StrategyProvider, StrategySnapshot } from './snapshot.js'
 import { isValidAddress } from '../utils/address.js'
 
 /** Parameters of {@link validateWithStrategy}. */
 export type ValidateWithStrategyParameters = {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any strategy of the package
-  definition: StrategyDefinition<any, unknown, any>
   /** The address that wants to vote or propose. */
   author: string
   /** The space's network (chain id string). */
@@ -25,6 +23,12 @@ export type ValidateWithStrategyParameters = {
   context?: StrategyContext | undefined
 }
 
+/** What {@link validateWithStrategy} returns: whether the author passes. */
+export type ValidateWithStrategyReturnType = boolean
+
+/** What {@link validateWithStrategy} throws: what {@link runStrategy} throws (a malformed author is a `false`, not an error). */
+export type ValidateWithStrategyErrorType = RunStrategyErrorType
+
 /**
  * Whether `author` passes: the strategy scores it above 0 at the snapshot. A malformed address
  * does not pass (score-api's own rule); invalid params and failing sources throw.
@@ -32,11 +36,14 @@ export type ValidateWithStrategyParameters = {
  * @throws {StrategyOptionsError} for invalid params; {@link StrategySourceError} when a source fails.
  * @example
  * import { humanVerificationStrategy, validateWithStrategy } from 'personhood'
- * const mayVote = await validateWithStrategy({ definition: humanVerificationStrategy, author, network: '1', provider, snapshot: 'latest', params: { scorerId: 335 } })
+ * const mayVote = await validateWithStrategy(humanVerificationStrategy, { author, network: '1', provider, snapshot: 'latest', params: { scorerId: 335 } })
  */
-export async function validateWithStrategy(parameters: ValidateWithStrategyParameters): Promise<boolean> {
+export async function validateWithStrategy<options, detail, prepared>(
+  definition: StrategyDefinition<options, detail, prepared>,
+  parameters: ValidateWithStrategyParameters,
+): Promise<ValidateWithStrategyReturnType> {
   if (!isValidAddress(parameters.author)) return false
-  const run = await runStrategy(parameters.definition, {
+  const run = await runStrategy(definition, {
     network: parameters.network,
     provider: parameters.provider,
     addresses: [parameters.author],

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { InvalidAddressError } from '../errors/index.js'
-import { checksumAddress, isValidAddress, normalizeAddress } from './address.js'
+import { checksumAddress, isAddressInAnyCase, isValidAddress, normalizeAddress } from './address.js'
 
 const checksummed = '0x52908400098527886E0F7030069857D2E4169EE7'
 
@@ -18,6 +18,14 @@ describe('address handling', () => {
     [42, false],
   ])('isValidAddress(%s) is %s', (value, expected) => {
     expect(isValidAddress(value)).toBe(expected)
+  })
+
+  test('isAddressInAnyCase takes the shape in any letter case and does not read the checksum', () => {
+    expect(isAddressInAnyCase('0x52908400098527886e0F7030069857D2E4169EE7')).toBe(true) // a flipped letter: still an address in some case
+    for (const valid of [checksummed, checksummed.toLowerCase()]) expect(isAddressInAnyCase(valid)).toBe(true)
+    for (const value of ['0x52908400098527886E0F7030069857D2E4169EE', '52908400098527886E0F7030069857D2E4169EE7', 'alice.near', `0x${'a'.repeat(64)}`, undefined]) {
+      expect(isAddressInAnyCase(value)).toBe(false)
+    }
   })
 
   test('normalizeAddress lower-cases a valid address', () => {

@@ -1,15 +1,3 @@
-export { checksumAddress, isValidAddress, normalizeAddress } from './address.js'
+// The public part of utils/: JSON for answers that carry bigints. Address checks and parsing stay
+// internal (viem's getAddress and isAddress serve a user).
 export { stringifyJson, toJson, type StringifyJsonOptions } from './json.js'
-export {
-  defaultActionId,
-  parseActionId,
-  parseAddress,
-  parseBlockNumber,
-  parseDate,
-  parseInteger,
-  parsePositiveInteger,
-  parsePositiveIntegerId,
-  parseTimestamp,
-  type IntegerBounds,
-} from './parse.js'
-export { redact, redactUrl, urlSecrets } from './redact.js'

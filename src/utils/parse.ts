@@ -3,7 +3,7 @@
  * Clients, the verifier, the reference server and the CLI all read their input through these, so a
  * value means the same thing everywhere and a bad one is the same typed error everywhere.
  */
-import type { Address } from 'viem'
+import { maxUint256, type Address } from 'viem'
 import { InvalidParameterError } from '../errors/input.js'
 import * as rules from '../verify/rules.js'
 import { checksumAddress } from './address.js'
@@ -13,12 +13,10 @@ import { checksumAddress } from './address.js'
  * `actionId` of the package is this one.
  *
  * @example
- * import { defaultActionId } from 'personhood'
+ * import { defaultActionId } from './parse.js'
  * defaultActionId // 123456789n
  */
 export const defaultActionId: bigint = rules.defaultActionId
-
-const maxUint256 = 2n ** 256n - 1n
 
 /** A short, safe rendering of a value for an error message. */
 export function describeValue(value: unknown): string {
@@ -37,7 +35,7 @@ export function describeValue(value: unknown): string {
  * @throws {InvalidAddressError} when it is not `0x` + 40 hex characters, or its mixed case is not a
  * valid EIP-55 checksum.
  * @example
- * import { parseAddress } from 'personhood'
+ * import { parseAddress } from './parse.js'
  * parseAddress('0x52908400098527886e0f7030069857d2e4169ee7') // '0x52908400098527886E0F7030069857D2E4169EE7'
  */
 export function parseAddress(value: unknown, parameter = 'address'): Address {
@@ -62,7 +60,7 @@ export function tryParseActionId(value: unknown): bigint | undefined {
  *
  * @throws {InvalidParameterError} for anything else, a negative value, or more than 256 bits.
  * @example
- * import { parseActionId } from 'personhood'
+ * import { parseActionId } from './parse.js'
  * parseActionId('0x75bcd15') // 123456789n
  * parseActionId(undefined) // 123456789n
  */
@@ -84,7 +82,7 @@ export function parseActionId(value: unknown, parameter = 'actionId'): bigint {
  *
  * @throws {InvalidParameterError} for anything else.
  * @example
- * import { parseBlockNumber } from 'personhood'
+ * import { parseBlockNumber } from './parse.js'
  * parseBlockNumber('130000000') // 130000000n
  * parseBlockNumber(undefined) // 'latest'
  */
@@ -129,7 +127,7 @@ export function tryParseInteger(value: unknown, bounds: IntegerBounds & { string
  *
  * @throws {InvalidParameterError} when it is not a safe integer in `[min, max]`.
  * @example
- * import { parseInteger } from 'personhood'
+ * import { parseInteger } from './parse.js'
  * parseInteger(25, 'limit', { min: 1, max: 1000 }) // 25
  * parseInteger('8787', 'port', { min: 0, max: 65_535, strings: true }) // 8787
  */
@@ -146,7 +144,7 @@ export function parseInteger(value: unknown, parameter: string, bounds: IntegerB
  *
  * @throws {InvalidParameterError} otherwise.
  * @example
- * import { parsePositiveInteger } from 'personhood'
+ * import { parsePositiveInteger } from './parse.js'
  * parsePositiveInteger(4, 'concurrency') // 4
  */
 export function parsePositiveInteger(value: unknown, parameter: string, bounds: { max?: number | undefined; strings?: boolean } = {}): number {
@@ -177,7 +175,7 @@ export function parseDuration(value: unknown, parameter: string, { positive = fa
  *
  * @throws {InvalidParameterError} on anything else (zero, negative, fractional, `"12a"`, ...).
  * @example
- * import { parsePositiveIntegerId } from 'personhood'
+ * import { parsePositiveIntegerId } from './parse.js'
  * parsePositiveIntegerId('335', 'scorerId') // '335'
  */
 export function parsePositiveIntegerId(value: unknown, parameter: string): string {
@@ -238,7 +236,7 @@ export const maxDateSeconds = 8_640_000_000_000
  * @throws {InvalidParameterError} for anything else (an invalid Date, a negative or non-finite
  * number, a string that is not ISO 8601, a day that does not exist).
  * @example
- * import { parseDate } from 'personhood'
+ * import { parseDate } from './parse.js'
  * parseDate(1_735_689_600).toISOString() // '2025-01-01T00:00:00.000Z'
  */
 export function parseDate(value: unknown, parameter = 'timestamp'): Date {
@@ -262,7 +260,7 @@ export function parseDate(value: unknown, parameter = 'timestamp'): Date {
  *
  * @throws {InvalidParameterError} for anything that is not a timestamp.
  * @example
- * import { parseTimestamp } from 'personhood'
+ * import { parseTimestamp } from './parse.js'
  * parseTimestamp('2025-01-01T00:00:00.900Z') // 1735689600
  * parseTimestamp(new Date(0)) // 0
  */

@@ -7,7 +7,7 @@
  * Each secret given (API key, bearer token, an RPC URL's path) becomes `[redacted]` wherever it is.
  *
  * @example
- * import { redact } from 'personhood'
+ * import { redact } from './redact.js'
  * redact('key sk_123456 at https://u:p@host', ['sk_123456']) // 'key [redacted] at https://[redacted]@host'
  */
 export function redact(text: string, secrets: readonly (string | undefined)[] = []): string {
@@ -88,7 +88,7 @@ function redactOneUrl(url: string): string {
  * messages (see {@link redact}).
  *
  * @example
- * import { redactUrl } from 'personhood'
+ * import { redactUrl } from './redact.js'
  * redactUrl('https://user:secret@rpc.example/v1') // 'https://[redacted]@rpc.example/v1'
  */
 export function redactUrl(url: string | URL, secrets: readonly (string | undefined)[] = []): string {
@@ -101,7 +101,7 @@ export function redactUrl(url: string | URL, secrets: readonly (string | undefin
  * whole path of a configured endpoint is treated as secret.
  *
  * @example
- * import { urlSecrets } from 'personhood'
+ * import { urlSecrets } from './redact.js'
  * urlSecrets('https://mainnet.example/v3/SECRETKEY') // ['/v3/SECRETKEY']
  */
 export function urlSecrets(url: string | undefined): string[] {

@@ -10,7 +10,7 @@ import { stripVTControlCharacters } from 'node:util'
  * kept only when `multiline` is set.
  *
  * @example
- * import { sanitizeTerminal } from 'personhood'
+ * import { sanitizeTerminal } from './sanitize.js'
  * sanitizeTerminal('Yes\u001b]0;pwned\u0007\u001b[2J') // 'Yes'
  */
 export function sanitizeTerminal(text: string, { multiline = true }: { multiline?: boolean } = {}): string {
@@ -26,7 +26,7 @@ export function sanitizeTerminal(text: string, { multiline = true }: { multiline
  * list markers need nothing).
  *
  * @example
- * import { escapeMarkdown } from 'personhood'
+ * import { escapeMarkdown } from './sanitize.js'
  * escapeMarkdown('[x](javascript:alert(1))') // '\\[x\\]\\(javascript:alert\\(1\\)\\)'
  */
 export function escapeMarkdown(text: string): string {

@@ -206,7 +206,8 @@ export type OnchainCleanHandsReason = rules.OnchainCleanHandsReason
  *
  * @param decodeRecipient Decodes `recipients[0]`; returns undefined for bytes that are not a string.
  * @example
- * import { checkOnchainCleanHandsAttestation, decodeRecipient } from 'personhood'
+ * import { checkOnchainCleanHandsAttestation } from 'personhood'
+ * import { decodeRecipient } from '../chain/sign-protocol.js'
  * checkOnchainCleanHandsAttestation({ attestation, address, blockTimestamp, schemaId: 8n, attester, decodeRecipient })
  */
 export function checkOnchainCleanHandsAttestation(parameters: {

@@ -1,3 +1,5 @@
+// The rules (pure, and the same code the score-api folders carry), the on-chain verifier, and the
+// verdict every source is turned into: all public, an auditor reads them.
 export {
   checkCleanHandsAttestation,
   checkOnchainCleanHandsAttestation,
@@ -22,9 +24,10 @@ export {
   type CredentialResult,
   type LegacyStoreEvidence,
   type SbtEvidence,
+  type VerifyCredentialsErrorType,
   type VerifyCredentialsParameters,
   type VerifyCredentialsReturnType,
-} from './credentials.js'
+} from './credentials/index.js'
 export {
   classifySbt,
   judgeHumanIdCredential,
@@ -51,7 +54,6 @@ export {
   applyFallbackPolicy,
   joinVerdicts,
   matchCredentials,
-  toVerdictExpiry,
   verdictCredentials,
   verdictFromAttestationRows,
   verdictFromScore,

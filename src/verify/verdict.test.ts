@@ -3,7 +3,7 @@ import { InvalidAddressError, InvalidParameterError } from '../errors/index.js'
 import type { V2Score } from '../schemas/passport.js'
 import type { RegistryScore } from '../schemas/registry.js'
 import { stringifyJson } from '../utils/json.js'
-import type { VerifyCredentialsReturnType } from './credentials.js'
+import type { VerifyCredentialsReturnType } from './credentials/index.js'
 import { checkPassportScore, meetsPassportThreshold, passportVerdictValue } from './passport.js'
 import {
   applyFallbackPolicy,

@@ -17,7 +17,7 @@ import type { RegistryScore } from '../schemas/registry.js'
 import { toPlainDecimal } from '../schemas/common.js'
 import { describeValue, maxDateSeconds, parseActionId, parseAddress, parseTimestamp } from '../utils/parse.js'
 import { judgeCleanHandsRows, type CleanHandsOptions, type CleanHandsRow, type CleanHandsRowReason } from './clean-hands.js'
-import type { CredentialEvidence, CredentialReason, VerifyCredentialsReturnType } from './credentials.js'
+import type { CredentialEvidence, CredentialReason, VerifyCredentialsReturnType } from './credentials/index.js'
 import { checkPassportScore, defaultPassportThreshold, type PassportReason } from './passport.js'
 import * as rules from './rules.js'
 
@@ -160,7 +160,7 @@ export function toVerdictExpiry(value: bigint | number | null | undefined): numb
  *
  * @example
  * import { verdictsFromVerifier, verifyCredentials } from 'personhood'
- * const verdicts = verdictsFromVerifier(await verifyCredentials({ client, addresses, credentials: ['gov-id'] }))
+ * const verdicts = verdictsFromVerifier(await verifyCredentials(client, { addresses, credentials: ['gov-id'] }))
  */
 export function verdictsFromVerifier<credential extends HumanCredential>(result: VerifyCredentialsReturnType<credential>): HumanIdVerdict[] {
   const verdicts: HumanIdVerdict[] = []

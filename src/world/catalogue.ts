@@ -13,7 +13,7 @@ export type CatalogueStamp = {
   /**
    * Share of "regular" wallets holding the stamp. In a ladder, only the first rung's popularity is a
    * share of wallets; a later rung's is the chance to hold it given the rung before. Other personas
-   * scale the shares (see `personaStampMultiplier` in generate.ts).
+   * scale the shares (see `worldMix.stampMultiplier` in generate/mix.ts).
    */
   popularity: number
 }

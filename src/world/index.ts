@@ -8,18 +8,10 @@
  * const world = generateWorld({ now: new Date('2025-06-01T00:00:00Z') })
  * const summary = summarizeWorld(world)
  */
-export { demoCustomActionId, generateWorld, worldMix, worldWalletLimits } from './generate.js'
-export type { GenerateWorldParameters, GenerateWorldReturnType } from './generate.js'
+export { demoCustomActionId, generateWorld } from './generate/index.js'
+export type { GenerateWorldParameters, GenerateWorldReturnType } from './generate/index.js'
 export { summarizeWorld } from './summarize.js'
 export type { WorldSummary } from './summarize.js'
-/**
- * The service and contract constants the world uses (Human ID circuits and issuers, hubs, legacy stores,
- * the clean-hands attester and schema), under one name so they do not clash with `src/chain`.
- *
- * @example
- * worldConstants.humanIdCircuitIds['gov-id'] // 0x729d660e...
- */
-export * as worldConstants from './constants.js'
 // Types named like the spec's resources carry a `World` prefix: the plain records of the world are
 // not the services' answers (those types come from the schemas).
 export type {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { generateWorld } from './generate.js'
+import { generateWorld } from './generate/index.js'
 import { summarizeWorld } from './summarize.js'
 
 describe('summarizeWorld', () => {

@@ -143,13 +143,14 @@ export type VerificationKind =
 
 /**
  * A Human ID verification: an SBT on a hub (`source` hub or zk-passport) or an entry of a legacy
- * store. On a hub, the SBT's public values are `[expiresAt, address, actionId, nullifier, issuer]`.
+ * store. On a hub, the SBT's public values are `[expiry, address, actionId, nullifier, issuer]`:
+ * `hubSbtOf` (`world/hub-state.ts`) maps a record to the SBT the Hub holds, for the reference server
+ * and the local chain alike.
  *
  * @example
- * // Write it on a local hub: the SBT id is keccak256(abi.encodePacked(address, circuitId)).
- * const publicValues = v.emptyPublicValues
- *   ? []
- *   : [BigInt(v.expiresAt ?? 0), BigInt(v.address), BigInt(v.actionId), BigInt(v.nullifier!), BigInt(v.issuer!)]
+ * // The SBT a local hub holds for it; its id is keccak256(abi.encodePacked(address, circuitId)).
+ * import { hubSbtOf } from './hub-state.js'
+ * const { expiry, publicValues, revokedAt } = hubSbtOf(v)
  */
 export type Verification = {
   /** Lowercase. */
@@ -232,13 +233,19 @@ export type CleanHandsSbt = {
   chain: 'near' | 'aptos'
   /** The address on that chain: a NEAR account id or an Aptos address (0x + 64 hex). */
   address: string
+  /** Decimal string. */
   actionId: string
   circuitId: Hex
   /** Unix seconds. */
   issuedAt: number
-  /** Unix seconds. */
+  /** Unix seconds; still valid at this very second, as an SBT on the Hub. */
   expiresAt: number
   revoked: boolean
+  /**
+   * Unix seconds from which it is revoked; null unless revoked (a revoked SBT without a time, such
+   * as one of a state saved before this field was kept, is revoked from its issuance).
+   */
+  revokedAt: number | null
   kind: 'valid' | 'expired' | 'revoked' | 'custom-action'
 }
 

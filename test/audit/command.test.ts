@@ -20,7 +20,7 @@ import { BlockInFutureError, ChainMismatchError } from '../../src/errors/chain.j
 import { InvalidParameterError } from '../../src/errors/input.js'
 import { runStrategy } from '../../src/strategy/define.js'
 import { humanVerificationStrategy } from '../../src/strategy/human-verification.js'
-import { generateWorld } from '../../src/world/generate.js'
+import { generateWorld } from '../../src/world/generate/index.js'
 import { startChainWorld } from '../strategies/human-id-serving.js'
 
 type World = Awaited<ReturnType<typeof startChainWorld>>

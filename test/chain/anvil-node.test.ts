@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createPublicClient, http } from 'viem'
 import { optimism } from 'viem/chains'
-import { verifyCredentials } from '../../src/verify/credentials.js'
+import { verifyCredentials } from '../../src/verify/credentials/index.js'
 import { anvilBinary, startAnvil, type AnvilNode } from './anvil-node.js'
 import { TestChain } from './harness.js'
 import { freshAddress } from './helpers.js'
@@ -40,10 +40,10 @@ describe.skipIf(!binary)('the anvil node', () => {
     await chain.revokeSBT(revoked, 'phone')
     expect((await chain.mine()).blockNumber).toBeGreaterThan(snapshot.blockNumber)
     const client = createPublicClient({ chain: optimism, transport: http(node.url) })
-    const atSnapshot = await verifyCredentials({ client, addresses: [valid, revoked], credentials: ['phone'], blockNumber: snapshot.blockNumber })
+    const atSnapshot = await verifyCredentials(client, { addresses: [valid, revoked], credentials: ['phone'], blockNumber: snapshot.blockNumber })
     expect(atSnapshot.results[valid]?.phone).toMatchObject({ valid: true, reason: 'valid' })
     expect(atSnapshot.results[revoked]?.phone).toMatchObject({ valid: true, reason: 'valid' })
-    const latest = await verifyCredentials({ client, addresses: [revoked], credentials: ['phone'] })
+    const latest = await verifyCredentials(client, { addresses: [revoked], credentials: ['phone'] })
     expect(latest.results[revoked]?.phone?.valid).toBe(false)
   })
 

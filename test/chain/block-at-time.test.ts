@@ -72,7 +72,7 @@ describe('findBlockAtTime', () => {
     const clock: BlockClock = { anchor, blockTimeSeconds: 2, exact: true }
     for (let time = anchor.timestamp; time < head().timestamp + 2n; time++) {
       const counted = instrument(provider)
-      const found = await findBlockAtTime({ client: counted, timestamp: time, clock })
+      const found = await findBlockAtTime(counted, { timestamp: time, clock })
       expect(found.number, `time ${time}`).toBe(expected(time))
       expect(found.timestamp).toBe(times[Number(found.number)])
       expect(found.reads, `time ${time}`).toBe(1)
@@ -84,15 +84,15 @@ describe('findBlockAtTime', () => {
     const clock: BlockClock = { anchor, blockTimeSeconds: 2, exact: true }
     const block = anchor.blockNumber + 7n
     const at = times[Number(block)] as bigint
-    expect((await findBlockAtTime({ client: provider, timestamp: at, clock })).number).toBe(block)
-    expect((await findBlockAtTime({ client: provider, timestamp: at - 1n, clock })).number).toBe(block - 1n)
-    expect((await findBlockAtTime({ client: provider, timestamp: at + 1n, clock })).number).toBe(block)
+    expect((await findBlockAtTime(provider, { timestamp: at, clock })).number).toBe(block)
+    expect((await findBlockAtTime(provider, { timestamp: at - 1n, clock })).number).toBe(block - 1n)
+    expect((await findBlockAtTime(provider, { timestamp: at + 1n, clock })).number).toBe(block)
   })
 
   it('before the anchor the clock does not hold: the search finds the block anyway, within its read bound', async () => {
     const clock: BlockClock = { anchor, blockTimeSeconds: 2, exact: true }
     for (let time = genesis; time < anchor.timestamp; time++) {
-      const found = await findBlockAtTime({ client: provider, timestamp: time, clock })
+      const found = await findBlockAtTime(provider, { timestamp: time, clock })
       expect(found.number, `time ${time}`).toBe(expected(time))
       expect(found.reads).toBeLessThanOrEqual(8)
     }
@@ -110,7 +110,7 @@ describe('findBlockAtTime', () => {
     ]
     for (const clock of clocks) {
       for (let time = genesis; time < head().timestamp; time++) {
-        const found = await findBlockAtTime({ client: provider, timestamp: time, clock })
+        const found = await findBlockAtTime(provider, { timestamp: time, clock })
         expect(found.number, `time ${time}, clock ${JSON.stringify(clock, (_, value) => (typeof value === 'bigint' ? String(value) : value))}`).toBe(
           expected(time),
         )
@@ -119,7 +119,7 @@ describe('findBlockAtTime', () => {
   })
 
   it('a time before the first block has no block: BlockNotAvailableError', async () => {
-    const error = (await failure(findBlockAtTime({ client: provider, timestamp: genesis - 1n, clock: { anchor, blockTimeSeconds: 2, exact: true } }))) as BlockNotAvailableError
+    const error = (await failure(findBlockAtTime(provider, { timestamp: genesis - 1n, clock: { anchor, blockTimeSeconds: 2, exact: true } }))) as BlockNotAvailableError
     expect(error).toBeInstanceOf(BlockNotAvailableError)
     expect(error.details).toBe(`The chain starts at ${genesis}, after time ${genesis - 1n}: no block is at or before it.`)
   })
@@ -127,19 +127,19 @@ describe('findBlockAtTime', () => {
   it('a time the head has not passed: the exact clock answers up to one block time after the head; then, or without it, not yet', async () => {
     const { number, timestamp } = head()
     const exact: BlockClock = { anchor, blockTimeSeconds: 2, exact: true }
-    expect((await findBlockAtTime({ client: provider, timestamp: timestamp + 1n, clock: exact })).number).toBe(number)
-    const later = (await failure(findBlockAtTime({ client: provider, timestamp: timestamp + 2n, clock: exact }))) as BlockNotAvailableError
+    expect((await findBlockAtTime(provider, { timestamp: timestamp + 1n, clock: exact })).number).toBe(number)
+    const later = (await failure(findBlockAtTime(provider, { timestamp: timestamp + 2n, clock: exact }))) as BlockNotAvailableError
     expect(later).toBeInstanceOf(BlockNotAvailableError)
     expect(later.details).toBe(
       `The chain's head is block ${number} at ${timestamp}, not after time ${timestamp + 2n}: the last block at or before that time may not be made yet. Try again later.`,
     )
-    const loose = await failure(findBlockAtTime({ client: provider, timestamp: timestamp + 1n, clock: { anchor, blockTimeSeconds: 2 } }))
+    const loose = await failure(findBlockAtTime(provider, { timestamp: timestamp + 1n, clock: { anchor, blockTimeSeconds: 2 } }))
     expect(loose).toBeInstanceOf(BlockNotAvailableError)
   })
 
   it('gives up after maxReads with a ChainReadError naming the clock', async () => {
     const error = (await failure(
-      findBlockAtTime({ client: provider, timestamp: genesis + 20n, clock: { anchor: { blockNumber: 0n, timestamp: genesis }, blockTimeSeconds: 1000 }, maxReads: 2 }),
+      findBlockAtTime(provider, { timestamp: genesis + 20n, clock: { anchor: { blockNumber: 0n, timestamp: genesis }, blockTimeSeconds: 1000 }, maxReads: 2 }),
     )) as ChainReadError
     expect(error).toBeInstanceOf(ChainReadError)
     expect(error.details).toBe(
@@ -149,7 +149,7 @@ describe('findBlockAtTime', () => {
 
   it('a failing node is a ChainReadError, not a guess', async () => {
     const broken = instrument(provider, () => new Error('connection reset'))
-    expect(await failure(findBlockAtTime({ client: broken, timestamp: genesis + 5n, clock: optimismClock }))).toBeInstanceOf(ChainReadError)
+    expect(await failure(findBlockAtTime(broken, { timestamp: genesis + 5n, clock: optimismClock }))).toBeInstanceOf(ChainReadError)
   })
 
   it('bad parameters are refused before any request', async () => {
@@ -168,7 +168,7 @@ describe('findBlockAtTime', () => {
       { timestamp: 1n, clock: { ...ethereumClock, blockTimeSeconds: 0.0001 } },
       { timestamp: 1n, clock: { ...ethereumClock, blockTimeSeconds: Number.NaN } },
     ]) {
-      expect(await failure(findBlockAtTime({ client: counted, ...parameters }))).toBeInstanceOf(InvalidParameterError)
+      expect(await failure(findBlockAtTime(counted, { ...parameters }))).toBeInstanceOf(InvalidParameterError)
     }
     expect(counted.total()).toBe(0)
   })

@@ -6,10 +6,10 @@
  */
 import type { Address } from 'viem'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { createAttestationIndexClient, type AttestationIndexClient } from '../../src/clients/attestation-index.js'
+import { createAttestationIndexClient, type AttestationIndexClient } from '../../src/clients/attestation-index/index.js'
 import { InvalidParameterError } from '../../src/errors/index.js'
 import { createAttestationIndexApp } from '../../src/server/routes/attestation-index.js'
-import { verifyCredentials, type AttestationLookup } from '../../src/verify/credentials.js'
+import { verifyCredentials, type AttestationLookup } from '../../src/verify/credentials/index.js'
 import type { AttestationRow } from '../../src/world/types.js'
 import { failure } from '../helpers/async.js'
 import { TestChain } from './harness.js'
@@ -97,8 +97,7 @@ function countingIndex(): AttestationIndexClient & { requests: { listing: number
 async function verify(addresses: readonly Address[], attestationLookup: AttestationLookup, blockNumber = snapshot) {
   const index = countingIndex()
   const node = instrument(chain.provider)
-  const response = await verifyCredentials({
-    client: node,
+  const response = await verifyCredentials(node, {
     network: 10,
     addresses,
     credentials: ['clean-hands'],
@@ -164,8 +163,7 @@ describe('clean hands: per-address reads or the listing', () => {
   it("'listing' with an index that cannot list is refused before any request", async () => {
     const node = instrument(chain.provider)
     const error = await failure(
-      verifyCredentials({
-        client: node,
+      verifyCredentials(node, {
         addresses: [voters[0]!.address],
         credentials: ['clean-hands'],
         blockNumber: snapshot,

@@ -10,7 +10,7 @@ import { createPublicClient, custom, type Address } from 'viem'
 import { baseSepolia } from 'viem/chains'
 import { baseSepoliaNetwork, optimismNetwork } from '../../src/chain/constants.js'
 import { BlockNotAvailableError, ChainReadError, InvalidAddressError, InvalidParameterError, UnsupportedNetworkError } from '../../src/errors/index.js'
-import { verifyCredentials } from '../../src/verify/credentials.js'
+import { verifyCredentials } from '../../src/verify/credentials/index.js'
 import { TestChain } from './harness.js'
 import { freshAddress, goodRow, indexOf, instrument } from './helpers.js'
 import { serveJsonRpc } from './rpc-server.js'
@@ -50,14 +50,14 @@ describe('input checks, before any request', () => {
   ])('rejects %s', async (_name, overrides, errorClass) => {
     const provider = instrument(chain.provider)
     const error = await rejection(
-      verifyCredentials({ client: provider, addresses: [freshAddress()], credentials: ['gov-id'], ...(overrides as object) } as Parameters<typeof verifyCredentials>[0]),
+      verifyCredentials(provider, { addresses: [freshAddress()], credentials: ['gov-id'], ...(overrides as object) } as Parameters<typeof verifyCredentials>[1]),
     )
     expect(error).toBeInstanceOf(errorClass)
     expect(provider.total()).toBe(0)
   })
 
   it('rejects a client that is neither a viem client nor a provider', async () => {
-    const error = await rejection(verifyCredentials({ client: {} as never, addresses: [], credentials: ['gov-id'] }))
+    const error = await rejection(verifyCredentials({} as never, { addresses: [], credentials: ['gov-id'] }))
     expect(error).toBeInstanceOf(InvalidParameterError)
   })
 })
@@ -66,7 +66,7 @@ describe('RPC failures', () => {
   it('throws BlockNotAvailableError for a block after the head, naming the block and the addresses', async () => {
     const address = freshAddress()
     const { blockNumber } = await chain.latest()
-    const error = await rejection(verifyCredentials({ client: chain.client, addresses: [address], credentials: ['gov-id'], blockNumber: blockNumber + 1000n }))
+    const error = await rejection(verifyCredentials(chain.client, { addresses: [address], credentials: ['gov-id'], blockNumber: blockNumber + 1000n }))
     expect(error).toBeInstanceOf(BlockNotAvailableError)
     expect(error).toMatchObject({ blockNumber: blockNumber + 1000n, addresses: [address], code: 'BLOCK_NOT_AVAILABLE' })
   })
@@ -77,7 +77,7 @@ describe('RPC failures', () => {
     const provider = instrument(chain.provider, ({ method }) =>
       method === 'eth_call' ? Object.assign(new Error('missing trie node 7a5b3e... (path )'), { code: -32000 }) : undefined,
     )
-    const error = await rejection(verifyCredentials({ client: provider, addresses, credentials: ['phone'], blockNumber }))
+    const error = await rejection(verifyCredentials(provider, { addresses, credentials: ['phone'], blockNumber }))
     expect(error).toBeInstanceOf(BlockNotAvailableError)
     expect(error).toMatchObject({ blockNumber, addresses, chainId: 10 })
     expect((error as BlockNotAvailableError).shortMessage).toBe(`The node cannot serve state at block ${blockNumber}.`)
@@ -88,7 +88,7 @@ describe('RPC failures', () => {
     const { blockNumber } = await chain.mine()
     let calls = 0
     const provider = instrument(chain.provider, ({ method }) => (method === 'eth_call' && ++calls === 2 ? new Error('upstream connect error') : undefined))
-    const error = await rejection(verifyCredentials({ client: provider, addresses, credentials: ['biometrics'], blockNumber, batchSize: 3, concurrency: 1 }))
+    const error = await rejection(verifyCredentials(provider, { addresses, credentials: ['biometrics'], blockNumber, batchSize: 3, concurrency: 1 }))
     expect(error).toBeInstanceOf(ChainReadError)
     expect(error).not.toBeInstanceOf(BlockNotAvailableError)
     expect(error).toMatchObject({ blockNumber, addresses: addresses.slice(3), code: 'CHAIN_READ_FAILED' })
@@ -98,11 +98,11 @@ describe('RPC failures', () => {
   it('throws ChainReadError when the block header read fails (pinning latest, or clean hands at a block)', async () => {
     const address = freshAddress()
     const provider = instrument(chain.provider, ({ method }) => (method === 'eth_getBlockByNumber' ? new Error('503 Service Unavailable') : undefined))
-    const latest = await rejection(verifyCredentials({ client: provider, addresses: [address], credentials: ['gov-id'] }))
+    const latest = await rejection(verifyCredentials(provider, { addresses: [address], credentials: ['gov-id'] }))
     expect(latest).toBeInstanceOf(ChainReadError)
     expect(latest).toMatchObject({ blockNumber: 'latest', addresses: [address] })
     const cleanHands = await rejection(
-      verifyCredentials({ client: provider, addresses: [address], credentials: ['clean-hands'], blockNumber: 1n, attestationIndex: indexOf({}) }),
+      verifyCredentials(provider, { addresses: [address], credentials: ['clean-hands'], blockNumber: 1n, attestationIndex: indexOf({}) }),
     )
     expect(cleanHands).toBeInstanceOf(ChainReadError)
     expect(cleanHands).toMatchObject({ blockNumber: 1n, addresses: [address] })
@@ -113,7 +113,7 @@ describe('RPC failures', () => {
     const provider = instrument(chain.provider, ({ method }) =>
       method === 'eth_call' ? Object.assign(new Error('header not found'), { code: -32000 }) : undefined,
     )
-    const error = (await rejection(verifyCredentials({ client: provider, addresses: [address], credentials: ['gov-id'], blockNumber: 1n }))) as BlockNotAvailableError
+    const error = (await rejection(verifyCredentials(provider, { addresses: [address], credentials: ['gov-id'], blockNumber: 1n }))) as BlockNotAvailableError
     expect(error.metaMessages).toEqual([
       'Chain: 10',
       'Block: 1',
@@ -127,7 +127,7 @@ describe('RPC failures', () => {
 describe('misconfigured or inconsistent contracts fail loudly', () => {
   it('throws when the Hub address has no code (a success with no data is not "none")', async () => {
     const error = await rejection(
-      verifyCredentials({ client: chain.client, addresses: [freshAddress()], credentials: ['gov-id'], network: 'optimism', constants: { contracts: { hub: freshAddress() } } }),
+      verifyCredentials(chain.client, { addresses: [freshAddress()], credentials: ['gov-id'], network: 'optimism', constants: { contracts: { hub: freshAddress() } } }),
     )
     expect(error).toBeInstanceOf(ChainReadError)
     expect((error as ChainReadError).details).toContain('is the Hub deployed at this address')
@@ -135,7 +135,7 @@ describe('misconfigured or inconsistent contracts fail loudly', () => {
 
   it('throws when Multicall3 has no code at its address', async () => {
     const error = await rejection(
-      verifyCredentials({ client: chain.client, addresses: [freshAddress()], credentials: ['gov-id'], network: 'optimism', constants: { contracts: { multicall3: freshAddress() } } }),
+      verifyCredentials(chain.client, { addresses: [freshAddress()], credentials: ['gov-id'], network: 'optimism', constants: { contracts: { multicall3: freshAddress() } } }),
     )
     expect(error).toBeInstanceOf(ChainReadError)
     expect((error as ChainReadError).details).toContain('Multicall3 has no code')
@@ -143,7 +143,7 @@ describe('misconfigured or inconsistent contracts fail loudly', () => {
 
   it('throws when a permanent store is missing (its read is not a "no")', async () => {
     const error = await rejection(
-      verifyCredentials({ client: chain.client, addresses: [freshAddress()], credentials: ['phone'], network: 'optimism', constants: { contracts: { phoneLegacyStore: freshAddress() } } }),
+      verifyCredentials(chain.client, { addresses: [freshAddress()], credentials: ['phone'], network: 'optimism', constants: { contracts: { phoneLegacyStore: freshAddress() } } }),
     )
     expect(error).toBeInstanceOf(ChainReadError)
     expect((error as ChainReadError).details).toContain('is the store deployed')
@@ -153,7 +153,7 @@ describe('misconfigured or inconsistent contracts fail loudly', () => {
     const hub = await chain.deploy('InconsistentHub')
     const address = freshAddress()
     const error = await rejection(
-      verifyCredentials({ client: chain.client, addresses: [address], credentials: ['biometrics'], network: 'optimism', constants: { contracts: { hub } } }),
+      verifyCredentials(chain.client, { addresses: [address], credentials: ['biometrics'], network: 'optimism', constants: { contracts: { hub } } }),
     )
     expect(error).toBeInstanceOf(ChainReadError)
     expect(error).toMatchObject({ addresses: [address] })
@@ -166,8 +166,7 @@ describe('misconfigured or inconsistent contracts fail loudly', () => {
     const { blockNumber } = await chain.attest({ attestationId: 4242n, recipient: honest, validUntil: timestamp + day })
     // A row of the wrong shape (as the index client keeps it), and a passing row with no id to confirm.
     const malformed = { malformed: true as const, row: { fullSchemaId: 8 }, issues: ['fullSchemaId: Invalid input: expected string, received number'] }
-    const { results } = await verifyCredentials({
-      client: chain.client,
+    const { results } = await verifyCredentials(chain.client, {
       addresses: [garbled, noId, honest],
       credentials: ['clean-hands'],
       blockNumber,
@@ -185,8 +184,7 @@ describe('misconfigured or inconsistent contracts fail loudly', () => {
   it('passes the attestation index failure through', async () => {
     const failure = new Error('index down')
     const error = await rejection(
-      verifyCredentials({
-        client: chain.client,
+      verifyCredentials(chain.client, {
         addresses: [freshAddress()],
         credentials: ['clean-hands'],
         attestationIndex: { getAttestations: () => Promise.reject(failure) },
@@ -198,7 +196,7 @@ describe('misconfigured or inconsistent contracts fail loudly', () => {
 
 describe('networks', () => {
   it('refuses to read a chain other than the network asked for', async () => {
-    const error = await rejection(verifyCredentials({ client: chain.client, addresses: [freshAddress()], credentials: ['gov-id'], network: 84532, allowSandbox: true }))
+    const error = await rejection(verifyCredentials(chain.client, { addresses: [freshAddress()], credentials: ['gov-id'], network: 84532, allowSandbox: true }))
     expect(error).toBeInstanceOf(InvalidParameterError)
     expect((error as InvalidParameterError).details).toContain('connected to chain 10')
   })
@@ -206,7 +204,7 @@ describe('networks', () => {
   it('asks the node and detects the wrong chain whenever the client does not declare its chain', async () => {
     const other = await TestChain.start({ chainId: 31337, layout: 'deployed' })
     const server = await serveJsonRpc(other.provider)
-    const clients: [string, () => Parameters<typeof verifyCredentials>[0]['client']][] = [
+    const clients: [string, () => Parameters<typeof verifyCredentials>[0]][] = [
       ['an EIP-1193 provider', () => other.provider],
       ['a viem client without a chain', () => other.client],
       ['an ethers v5 provider without a network', () => new ethers5Providers.StaticJsonRpcProvider(server.url)],
@@ -217,7 +215,7 @@ describe('networks', () => {
         const client = makeClient()
         try {
           server.reset()
-          const error = await rejection(verifyCredentials({ client, addresses: [freshAddress()], credentials: ['gov-id'], network: 'optimism', blockNumber: 1n }))
+          const error = await rejection(verifyCredentials(client, { addresses: [freshAddress()], credentials: ['gov-id'], network: 'optimism', blockNumber: 1n }))
           expect(error, name).toBeInstanceOf(InvalidParameterError)
           expect((error as InvalidParameterError).details, name).toContain('connected to chain 31337')
         } finally {
@@ -234,12 +232,12 @@ describe('networks', () => {
   it('takes a declared chain as the client\'s word, and refuses one declared for another network before any request', async () => {
     const provider = instrument(chain.provider)
     const declaredOther = createPublicClient({ chain: baseSepolia, transport: custom(provider, { retryCount: 0 }) })
-    const error = await rejection(verifyCredentials({ client: declaredOther, addresses: [freshAddress()], credentials: ['gov-id'], network: 'optimism' }))
+    const error = await rejection(verifyCredentials(declaredOther, { addresses: [freshAddress()], credentials: ['gov-id'], network: 'optimism' }))
     expect(error).toBeInstanceOf(InvalidParameterError)
     expect((error as InvalidParameterError).details).toContain('declared for chain 84532')
     expect(provider.total()).toBe(0)
     const ethers5 = new ethers5Providers.StaticJsonRpcProvider('http://127.0.0.1:9', 84532)
-    const fromEthers = await rejection(verifyCredentials({ client: ethers5, addresses: [freshAddress()], credentials: ['gov-id'], network: 'optimism' }))
+    const fromEthers = await rejection(verifyCredentials(ethers5, { addresses: [freshAddress()], credentials: ['gov-id'], network: 'optimism' }))
     expect((fromEthers as InvalidParameterError).details).toContain('declared for chain 84532')
   })
 
@@ -251,11 +249,10 @@ describe('networks', () => {
     const { blockNumber } = await local.attest({ attestationId: 9n, recipient: address, validUntil: timestamp + day })
     expect(local.contracts.hub).not.toBe(optimismNetwork.contracts.hub)
 
-    const unknown = await rejection(verifyCredentials({ client: local.client, addresses: [address], credentials: ['phone'] }))
+    const unknown = await rejection(verifyCredentials(local.client, { addresses: [address], credentials: ['phone'] }))
     expect(unknown).toBeInstanceOf(UnsupportedNetworkError)
 
-    const { results, network, chainId } = await verifyCredentials({
-      client: local.client,
+    const { results, network, chainId } = await verifyCredentials(local.client, {
       addresses: [address],
       credentials: ['phone', 'clean-hands'],
       blockNumber,
@@ -273,16 +270,16 @@ describe('networks', () => {
     const address: Address = freshAddress()
     // What the sandbox hands out: empty public values and expiry 2^256-1.
     await sandbox.setSBT(address, baseSepoliaNetwork.circuitIds['gov-id'], 2n ** 256n - 1n, [])
-    const refused = await rejection(verifyCredentials({ client: sandbox.client, addresses: [address], credentials: ['gov-id'] }))
+    const refused = await rejection(verifyCredentials(sandbox.client, { addresses: [address], credentials: ['gov-id'] }))
     expect(refused).toBeInstanceOf(InvalidParameterError)
     expect((refused as InvalidParameterError).parameter).toBe('allowSandbox')
 
     const cleanHands = await rejection(
-      verifyCredentials({ client: sandbox.client, addresses: [address], credentials: ['clean-hands'], allowSandbox: true, attestationIndex: indexOf({}) }),
+      verifyCredentials(sandbox.client, { addresses: [address], credentials: ['clean-hands'], allowSandbox: true, attestationIndex: indexOf({}) }),
     )
     expect(cleanHands).toBeInstanceOf(InvalidParameterError)
 
-    const response = await verifyCredentials({ client: sandbox.client, addresses: [address], credentials: ['gov-id'], allowSandbox: true })
+    const response = await verifyCredentials(sandbox.client, { addresses: [address], credentials: ['gov-id'], allowSandbox: true })
     expect(response).toMatchObject({ sandbox: true, network: 'base-sepolia', chainId: 84532 })
     // Empty public values carry no issuer: not valid even when read.
     expect(response.results[address]?.['gov-id']).toMatchObject({ valid: false, reason: 'wrong-issuer' })
@@ -299,7 +296,7 @@ describe('an SBT answered for the wrong subject', () => {
     await chain.setSBT(subject, circuitId, expiry, [expiry, BigInt(holder), 123456789n, 1n, optimismNetwork.issuers['gov-id']])
     await chain.setSBT(holder, circuitId, expiry, [expiry, BigInt(holder), 123456789n, 1n, optimismNetwork.issuers['gov-id']])
     const { blockNumber } = await chain.mine(timestamp + 10n)
-    const { results } = await verifyCredentials({ client: chain.client, addresses: [subject, holder], credentials: ['gov-id'], blockNumber })
+    const { results } = await verifyCredentials(chain.client, { addresses: [subject, holder], credentials: ['gov-id'], blockNumber })
     expect(results[subject]?.['gov-id']).toMatchObject({ valid: false, reason: 'wrong-recipient' })
     expect(results[holder]?.['gov-id']).toMatchObject({ valid: true, reason: 'valid' })
   })

@@ -2,7 +2,7 @@
 import type { Address } from 'viem'
 import type { CleanHandsRow } from '../../src/verify/clean-hands.js'
 import type { MalformedAttestationRow } from '../../src/schemas/attestation.js'
-import type { AttestationIndex } from '../../src/verify/credentials.js'
+import type { AttestationIndex } from '../../src/verify/credentials/index.js'
 import type { Eip1193 } from './harness.js'
 
 let counter = 0x1000

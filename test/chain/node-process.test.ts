@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createPublicClient, http } from 'viem'
 import { optimism } from 'viem/chains'
-import { verifyCredentials } from '../../src/verify/credentials.js'
+import { verifyCredentials } from '../../src/verify/credentials/index.js'
 import { TestChain } from './harness.js'
 import { freshAddress } from './helpers.js'
 import { startNodeProcess, type NodeProcess } from './node-process.js'
@@ -29,7 +29,7 @@ describe('the node process', () => {
     const { blockNumber } = await chain.issueSBT(valid, 'phone', { expiry: timestamp + 86_400n })
     await node.reset()
     const client = createPublicClient({ chain: optimism, transport: http(node.url) })
-    const { results } = await verifyCredentials({ client, addresses: [valid, none], credentials: ['phone'], blockNumber })
+    const { results } = await verifyCredentials(client, { addresses: [valid, none], credentials: ['phone'], blockNumber })
     expect(results[valid]?.phone).toMatchObject({ valid: true, reason: 'valid' })
     expect(results[none]?.phone).toMatchObject({ valid: false, reason: 'none' })
     expect(await node.stats()).toEqual({ httpRequests: 2, rpcCalls: 2, methods: { eth_call: 2 } })

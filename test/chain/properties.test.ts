@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import type { Address } from 'viem'
 import { optimismNetwork } from '../../src/chain/constants.js'
 import { checkCleanHandsAttestation, hasValidCleanHandsAttestation, isValidCleanHandsAttestation, type CleanHandsRow } from '../../src/verify/clean-hands.js'
-import { verifyCredentials } from '../../src/verify/credentials.js'
+import { verifyCredentials } from '../../src/verify/credentials/index.js'
 import { classifySbt, type SbtCallResult } from '../../src/verify/sbt.js'
 import { TestChain } from './harness.js'
 
@@ -275,7 +275,7 @@ describe('verifyCredentials on the EVM against the oracle', () => {
           expected.push(sbtOracle(hubState, blockTimestamp, 123456789n, issuer, BigInt(address)))
         }
         const block = await chain.mine(blockTimestamp)
-        const { results } = await verifyCredentials({ client: chain.client, addresses, credentials: ['biometrics'], blockNumber: block.blockNumber, batchSize: 7 })
+        const { results } = await verifyCredentials(chain.client, { addresses, credentials: ['biometrics'], blockNumber: block.blockNumber, batchSize: 7 })
         expect(addresses.map((address) => results[address]?.biometrics.reason)).toEqual(expected)
       }),
       { numRuns: 40 },

@@ -31,8 +31,7 @@ describe('multicallAt', () => {
     const { timestamp } = await chain.latest()
     const { blockNumber } = await chain.issueSBT(live, 'phone', { expiry: timestamp + 100n })
     const circuitId = optimismNetwork.circuitIds.phone
-    const results = await multicallAt({
-      client: chain.client,
+    const results = await multicallAt(chain.client, {
       multicall3: chain.contracts.multicall3,
       blockNumber,
       calls: [getSbtCall(chain.contracts.hub, missing, circuitId), getSbtCall(chain.contracts.hub, live, circuitId)],
@@ -42,7 +41,7 @@ describe('multicallAt', () => {
   })
 
   it('returns nothing for no calls, without a request', async () => {
-    const results = await multicallAt({ client: {} as never, multicall3: chain.contracts.multicall3, blockNumber: 1n, calls: [] })
+    const results = await multicallAt({} as never, { multicall3: chain.contracts.multicall3, blockNumber: 1n, calls: [] })
     expect(results).toEqual([])
   })
 })
@@ -53,8 +52,7 @@ describe('readers', () => {
     const { timestamp } = await chain.latest()
     const { blockNumber } = await chain.issueSBT(live, 'gov-id', { expiry: timestamp + 100n })
     const circuitId = optimismNetwork.circuitIds['gov-id']
-    const readings = await readSbts({
-      client: chain.client,
+    const readings = await readSbts(chain.client, {
       hub: chain.contracts.hub,
       multicall3: chain.contracts.multicall3,
       reads: [
@@ -78,8 +76,7 @@ describe('readers', () => {
   it('readLegacyUniqueness reads isUniqueForAction', async () => {
     const [unique, other] = [freshAddress(), freshAddress()]
     const { blockNumber } = await chain.setLegacyUnique('gov-id', unique, 5n)
-    const answers = await readLegacyUniqueness({
-      client: chain.client,
+    const answers = await readLegacyUniqueness(chain.client, {
       store: chain.contracts.govIdLegacyStore,
       multicall3: chain.contracts.multicall3,
       users: [unique, other],
@@ -92,8 +89,7 @@ describe('readers', () => {
   it('readAttestations reads getAttestation; an unknown id is all zeros', async () => {
     const recipient = freshAddress()
     const { blockNumber, timestamp } = await chain.attest({ attestationId: 77n, recipient, validUntil: 2_000_000_000n })
-    const [known, unknown] = await readAttestations({
-      client: chain.client,
+    const [known, unknown] = await readAttestations(chain.client, {
       signProtocol: chain.contracts.signProtocol,
       multicall3: chain.contracts.multicall3,
       reads: [
@@ -121,7 +117,7 @@ describe('the block timestamp inside a multicall', () => {
     const past = await chain.mine(((await chain.latest()).timestamp) + 1_000n)
     await chain.mine(past.timestamp + 5_000n)
     const client = toPublicClient(chain.provider)
-    const [result] = await multicallAt({ client, multicall3: chain.contracts.multicall3, blockNumber: past.blockNumber, calls: [blockTimestampCall(chain.contracts.multicall3, subject)] })
+    const [result] = await multicallAt(client, { multicall3: chain.contracts.multicall3, blockNumber: past.blockNumber, calls: [blockTimestampCall(chain.contracts.multicall3, subject)] })
     expect(decodeBlockTimestamp(result!, { blockNumber: past.blockNumber, addresses: [subject] })).toBe(past.timestamp)
     expect((await readBlockHeader(client, { blockNumber: past.blockNumber, addresses: [] })).timestamp).toBe(past.timestamp)
   })

@@ -9,7 +9,7 @@ import { optimism } from 'viem/chains'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { optimismNetwork } from '../../src/chain/constants.js'
 import { BlockNotAvailableError } from '../../src/errors/index.js'
-import { verifyCredentials, type CredentialResult } from '../../src/verify/credentials.js'
+import { verifyCredentials, type CredentialResult } from '../../src/verify/credentials/index.js'
 import { TestChain } from './harness.js'
 import { freshAddress, goodRow, indexOf, instrument } from './helpers.js'
 import { serveJsonRpc, type RpcServer } from './rpc-server.js'
@@ -28,8 +28,7 @@ async function verifyOne(
   credential: 'gov-id' | 'phone' | 'biometrics' | 'clean-hands',
   options: { blockNumber?: bigint; actionId?: bigint; rows?: Parameters<typeof indexOf>[0] } = {},
 ): Promise<CredentialResult> {
-  const { results } = await verifyCredentials({
-    client: chain.client,
+  const { results } = await verifyCredentials(chain.client, {
     addresses: [address],
     credentials: [credential],
     blockNumber: options.blockNumber,
@@ -206,8 +205,7 @@ describe('Human ID SBTs', () => {
     await chain.issueSBT(c, 'biometrics', { expiry: timestamp + day })
     const { blockNumber } = await chain.latest()
     const provider = instrument(chain.provider)
-    const response = await verifyCredentials({
-      client: provider,
+    const response = await verifyCredentials(provider, {
       addresses: [a, b.toUpperCase().replace('0X', '0x'), c, a],
       credentials: ['gov-id', 'phone', 'biometrics'],
       blockNumber,
@@ -230,7 +228,7 @@ describe('Human ID SBTs', () => {
     const { timestamp } = await chain.latest()
     for (const address of addresses) await chain.issueSBT(address, 'biometrics', { expiry: timestamp + day })
     const provider = instrument(chain.provider)
-    const { results } = await verifyCredentials({ client: provider, addresses, credentials: ['biometrics'], batchSize: 4, concurrency: 2 })
+    const { results } = await verifyCredentials(provider, { addresses, credentials: ['biometrics'], batchSize: 4, concurrency: 2 })
     expect(Object.values(results).every((entry) => entry.biometrics.valid)).toBe(true)
     expect(provider.methods.eth_call).toBe(Math.ceil(30 / 4))
     expect(provider.maxInFlight).toBe(2)
@@ -252,7 +250,7 @@ describe('requests: only what the answer needs', () => {
     }
     const { blockNumber } = await chain.latest()
     const { provider, client } = declaredClient()
-    const response = await verifyCredentials({ client, addresses, credentials: ['gov-id', 'phone', 'biometrics'], blockNumber, batchSize: 4 })
+    const response = await verifyCredentials(client, { addresses, credentials: ['gov-id', 'phone', 'biometrics'], blockNumber, batchSize: 4 })
     expect(Object.values(response.results).flatMap((entry) => Object.values(entry).map((result) => result.reason))).toEqual(Array(9).fill('valid'))
     expect(provider.methods).toEqual({ eth_call: Math.ceil(9 / 4) })
     // getSBT judged expiry at the block; neither the header nor the timestamp was needed.
@@ -269,7 +267,7 @@ describe('requests: only what the answer needs', () => {
     const block = await chain.mine(timestamp + 11n)
     await chain.mine(timestamp + 2n * day) // the head is later: the timestamp must be the block's
     const { provider, client } = declaredClient()
-    const response = await verifyCredentials({ client, addresses: [expired, live], credentials: ['phone'], blockNumber: block.blockNumber })
+    const response = await verifyCredentials(client, { addresses: [expired, live], credentials: ['phone'], blockNumber: block.blockNumber })
     expect(response.results[expired]?.phone).toMatchObject({ valid: false, reason: 'expired' })
     expect(response.results[live]?.phone).toMatchObject({ valid: true, reason: 'valid' })
     expect(response.blockTimestamp).toBe(block.timestamp)
@@ -282,7 +280,7 @@ describe('requests: only what the answer needs', () => {
     await chain.issueSBT(address, 'gov-id', { expiry: timestamp + day })
     const head = await chain.latest()
     const { provider, client } = declaredClient()
-    const response = await verifyCredentials({ client, addresses: [address], credentials: ['gov-id'] })
+    const response = await verifyCredentials(client, { addresses: [address], credentials: ['gov-id'] })
     expect(response).toMatchObject({ blockNumber: head.blockNumber, blockTimestamp: head.timestamp })
     expect(response.blockHash).toMatch(/^0x[0-9a-f]{64}$/)
     expect(provider.methods).toEqual({ eth_getBlockByNumber: 1, eth_call: 1 })
@@ -293,8 +291,7 @@ describe('requests: only what the answer needs', () => {
     const { timestamp } = await chain.latest()
     const attested = await chain.attest({ attestationId: 0x301n, recipient: address, validUntil: timestamp + day })
     const { provider, client } = declaredClient()
-    const response = await verifyCredentials({
-      client,
+    const response = await verifyCredentials(client, {
       addresses: [address],
       credentials: ['clean-hands'],
       blockNumber: attested.blockNumber,
@@ -312,8 +309,8 @@ describe('requests: only what the answer needs', () => {
     await chain.issueSBT(addresses[1]!, 'biometrics', { expiry: timestamp + 5n })
     await chain.revokeSBT(addresses[1]!, 'biometrics')
     const { blockNumber } = await chain.mine(timestamp + 10n)
-    const declared = await verifyCredentials({ client: declaredClient().client, addresses, credentials: ['biometrics'], blockNumber })
-    const asked = await verifyCredentials({ client: chain.client, addresses, credentials: ['biometrics'], blockNumber })
+    const declared = await verifyCredentials(declaredClient().client, { addresses, credentials: ['biometrics'], blockNumber })
+    const asked = await verifyCredentials(chain.client, { addresses, credentials: ['biometrics'], blockNumber })
     expect(declared).toEqual(asked)
     expect(Object.values(asked.results).map((entry) => entry.biometrics.reason)).toEqual(['valid', 'revoked', 'none'])
   })
@@ -344,7 +341,7 @@ describe('clean hands', () => {
   it('answers none when the index has no rows', async () => {
     const address = freshAddress()
     const index = indexOf({})
-    const { results } = await verifyCredentials({ client: chain.client, addresses: [address], credentials: ['clean-hands'], attestationIndex: index })
+    const { results } = await verifyCredentials(chain.client, { addresses: [address], credentials: ['clean-hands'], attestationIndex: index })
     expect(results[address]?.['clean-hands']).toEqual({ valid: false, reason: 'none', evidence: [{ kind: 'attestation-index', address, rowCount: 0, lookup: 'address' }] })
     expect(index.calls).toEqual([address])
   })
@@ -530,11 +527,11 @@ describe('clients', () => {
     const { addresses, blockNumber, rows } = await scenario()
     const expected = ['valid/none', 'revoked/none', 'legacy/none', 'none/none', 'none/valid']
     const parameters = { addresses, credentials: ['gov-id', 'clean-hands'] as const, blockNumber, attestationIndex: indexOf(rows) }
-    const viaViem = await verifyCredentials({ client: chain.client, ...parameters })
+    const viaViem = await verifyCredentials(chain.client, { ...parameters })
     expect(reasons(viaViem)).toEqual(expected)
     const provider = makeProvider()
     try {
-      const viaProvider = await verifyCredentials({ client: provider, ...parameters })
+      const viaProvider = await verifyCredentials(provider, { ...parameters })
       expect(viaProvider).toEqual(viaViem)
     } finally {
       if (provider instanceof JsonRpcProvider) provider.destroy()
@@ -553,10 +550,10 @@ describe('clients', () => {
     const { blockNumber } = await chain.mine()
     const providers = [makeProvider(failing.url), makeProvider(server.url)]
     try {
-      const stateError = await verifyCredentials({ client: providers[0]!, addresses: [address], credentials: ['phone'], blockNumber }).catch((error: unknown) => error)
+      const stateError = await verifyCredentials(providers[0]!, { addresses: [address], credentials: ['phone'], blockNumber }).catch((error: unknown) => error)
       expect(stateError).toBeInstanceOf(BlockNotAvailableError)
       expect(stateError).toMatchObject({ blockNumber, addresses: [address] })
-      const futureError = await verifyCredentials({ client: providers[1]!, addresses: [address], credentials: ['phone'], blockNumber: blockNumber + 100n }).catch(
+      const futureError = await verifyCredentials(providers[1]!, { addresses: [address], credentials: ['phone'], blockNumber: blockNumber + 100n }).catch(
         (error: unknown) => error,
       )
       expect(futureError).toBeInstanceOf(BlockNotAvailableError)

@@ -7,15 +7,15 @@
  */
 import type { Address } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createAttestationIndexClient } from '../../src/clients/attestation-index.js'
-import { createHumanIdClient } from '../../src/clients/human-id.js'
+import { createAttestationIndexClient } from '../../src/clients/attestation-index/index.js'
+import { createHumanIdClient } from '../../src/clients/human-id/index.js'
 import { startLocalChain, type LocalChain } from '../../src/devchain/index.js'
 import { createServer, type PersonhoodServer } from '../../src/server/index.js'
 import { hasValidCleanHandsAttestation } from '../../src/verify/clean-hands.js'
 import { isMalformedAttestationRow } from '../../src/schemas/attestation.js'
-import { verifyCredentials } from '../../src/verify/credentials.js'
+import { verifyCredentials } from '../../src/verify/credentials/index.js'
 import { firstBlockAtOrAfter, timeToBlock } from '../../src/world/chain-time.js'
-import { generateWorld } from '../../src/world/generate.js'
+import { generateWorld } from '../../src/world/generate/index.js'
 import type { World } from '../../src/world/types.js'
 
 const worldNow = '2025-06-01T00:00:00.000Z'
@@ -65,8 +65,7 @@ async function serverAnswers(blockNumber: bigint): Promise<Answers> {
 
 /** The chain's answers at a block, from `verifyCredentials` (clean-hands ids from the server's E8). */
 async function chainAnswers(blockNumber: bigint): Promise<Answers> {
-  const { results } = await verifyCredentials({
-    client: chain.client,
+  const { results } = await verifyCredentials(chain.client, {
     addresses,
     credentials: [...sbtCredentials, 'clean-hands'],
     blockNumber,

@@ -4,14 +4,14 @@
  */
 import { createPublicClient, http, type Address } from 'viem'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createHumanIdClient } from '../../src/clients/human-id.js'
+import { createHumanIdClient } from '../../src/clients/human-id/index.js'
 import { baseSepoliaNetwork, optimismNetwork } from '../../src/chain/constants.js'
 import { startLocalChain, planLocalChain, type LocalChain } from '../../src/devchain/index.js'
 import { InvalidParameterError, LocalChainError } from '../../src/errors/index.js'
 import { createServer } from '../../src/server/index.js'
-import { verifyCredentials } from '../../src/verify/credentials.js'
+import { verifyCredentials } from '../../src/verify/credentials/index.js'
 import { firstBlockAtOrAfter } from '../../src/world/chain-time.js'
-import { generateWorld } from '../../src/world/generate.js'
+import { generateWorld } from '../../src/world/generate/index.js'
 import type { AttestationRow, Verification, World } from '../../src/world/types.js'
 
 const worldNow = '2025-06-01T00:00:00.000Z'
@@ -134,7 +134,7 @@ describe('startLocalChain', () => {
     let now = (nowSec - 7_200) * 1000
     const local = await start({ world, now: () => now, rpc: false })
     const verify = async () =>
-      (await verifyCredentials({ client: local.client, addresses: [subject], credentials: ['gov-id'] })).results[subject]!['gov-id'].reason
+      (await verifyCredentials(local.client, { addresses: [subject], credentials: ['gov-id'] })).results[subject]!['gov-id'].reason
     expect(await local.client.getBlockNumber()).toBe(local.blockAt(new Date(now)))
     expect(await verify()).toBe('none')
     now = nowSec * 1000
@@ -159,7 +159,7 @@ describe('startLocalChain', () => {
     expect(await client.getChainId()).toBe(10)
     expect(await client.getBlockNumber()).toBe(local.blockAt(worldNow))
     const demo = small.demoAccounts.find((account) => account.story === 'gov-id-verified')!
-    const { results } = await verifyCredentials({ client, addresses: [demo.address], credentials: ['gov-id'] })
+    const { results } = await verifyCredentials(client, { addresses: [demo.address], credentials: ['gov-id'] })
     expect(results[demo.address]!['gov-id'].valid).toBe(true)
 
     const port = Number(new URL(local.rpcUrl!).port)
@@ -185,7 +185,7 @@ describe('startLocalChain', () => {
     const block = await local.client.getBlockNumber()
     for (const credential of ['gov-id', 'phone'] as const) {
       const scores = await humanId.getVotingStrategyScores({ credential, network: 84532, snapshot: block, addresses })
-      const { results } = await verifyCredentials({ client: local.client, addresses, credentials: [credential], blockNumber: block, allowSandbox: true })
+      const { results } = await verifyCredentials(local.client, { addresses, credentials: [credential], blockNumber: block, allowSandbox: true })
       expect(Object.fromEntries(addresses.map((address) => [address, results[address]![credential].valid ? 1 : 0]))).toEqual(scores)
     }
   })

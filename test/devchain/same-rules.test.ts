@@ -12,7 +12,7 @@ import type { Address, Hex } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { startLocalChain } from '../../src/devchain/index.js'
 import { evaluateVerification } from '../../src/server/routes/human-id.js'
-import { verifyCredentials } from '../../src/verify/credentials.js'
+import { verifyCredentials } from '../../src/verify/credentials/index.js'
 import { humanIdCircuitIds, humanIdIssuers } from '../../src/world/constants.js'
 import type { Verification } from '../../src/world/types.js'
 
@@ -107,7 +107,7 @@ describe('the reference server and the on-chain verifier apply the same Human ID
         try {
           for (const blockNumber of [block - 1n, block, block + 1n]) {
             const at = genesisTime + Number(blockNumber) * blockTimeSeconds
-            const { results } = await verifyCredentials({ client: chain.client, addresses, credentials, blockNumber })
+            const { results } = await verifyCredentials(chain.client, { addresses, credentials, blockNumber })
             for (const address of addresses) {
               const mine = verifications.filter((record) => record.address === address)
               for (const credential of credentials) {

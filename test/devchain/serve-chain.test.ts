@@ -6,10 +6,10 @@ import { createPublicClient, http } from 'viem'
 import { afterEach, describe, expect, it } from 'vitest'
 import { describeServe } from '../../src/cli/serve.js'
 import { startServe, type RunningServe } from '../../src/server/start.js'
-import { createAttestationIndexClient } from '../../src/clients/attestation-index.js'
-import { createHumanIdClient } from '../../src/clients/human-id.js'
+import { createAttestationIndexClient } from '../../src/clients/attestation-index/index.js'
+import { createHumanIdClient } from '../../src/clients/human-id/index.js'
 import { LocalChainError } from '../../src/errors/index.js'
-import { verifyCredentials } from '../../src/verify/credentials.js'
+import { verifyCredentials } from '../../src/verify/credentials/index.js'
 
 const worldNow = '2025-06-01T00:00:00.000Z'
 const now = () => Date.parse(worldNow) + 3_600_000
@@ -30,7 +30,7 @@ describe('serve --chain', () => {
     const snapshot = await client.getBlockNumber()
     const accounts = serve.app.context.store.state.demoAccounts.map((account) => account.address)
     const attestationIndex = createAttestationIndexClient({ baseUrl: serve.urls.attestationIndex })
-    const { results } = await verifyCredentials({ client, addresses: accounts, credentials: ['gov-id', 'clean-hands'], blockNumber: snapshot, attestationIndex })
+    const { results } = await verifyCredentials(client, { addresses: accounts, credentials: ['gov-id', 'clean-hands'], blockNumber: snapshot, attestationIndex })
     const votes = await createHumanIdClient({ baseUrl: serve.urls.humanId }).getVotingStrategyScores({
       credential: 'gov-id',
       network: 10,

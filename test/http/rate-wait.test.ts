@@ -4,7 +4,7 @@
  */
 import nock from 'nock'
 import { afterEach, beforeAll, describe, expect, test } from 'vitest'
-import { createPassportClient } from '../../src/clients/passport.js'
+import { createPassportClient } from '../../src/clients/passport/index.js'
 import { createRateLimiter, type RateLimitWait } from '../../src/http/rate-limit.js'
 import { failure, fakeClock } from '../helpers/async.js'
 

@@ -5,8 +5,8 @@
  */
 import nock from 'nock'
 import { afterEach, beforeAll, describe, expect, test } from 'vitest'
-import { createPassportClient } from '../../src/clients/passport.js'
-import { createStampCacheClient } from '../../src/clients/stamp-cache.js'
+import { createPassportClient } from '../../src/clients/passport/index.js'
+import { createStampCacheClient } from '../../src/clients/stamp-cache/index.js'
 import { failure } from '../helpers/async.js'
 import { fastTransport } from '../helpers/endpoint-matrix.js'
 

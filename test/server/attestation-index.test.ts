@@ -5,7 +5,7 @@
 import type { Hono } from 'hono'
 import { getAddress, type Address } from 'viem'
 import { beforeAll, describe, expect, test } from 'vitest'
-import { createAttestationIndexClient } from '../../src/clients/attestation-index.js'
+import { createAttestationIndexClient } from '../../src/clients/attestation-index/index.js'
 import { isValidCleanHandsAttestation } from '../../src/verify/clean-hands.js'
 import { attestationListingPageSchema, attestationPageResponseSchema, attestationPageSchema } from '../../src/schemas/attestation.js'
 import { createServer } from '../../src/server/app.js'

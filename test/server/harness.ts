@@ -3,8 +3,8 @@
  * server per test with an injected clock, raw `call()`s and the foundation clients wired to the
  * in-process `server.fetch`.
  */
-import { createPassportClient } from '../../src/clients/passport.js'
-import { createRegistryClient } from '../../src/clients/registry.js'
+import { createPassportClient } from '../../src/clients/passport/index.js'
+import { createRegistryClient } from '../../src/clients/registry/index.js'
 import { createServer, type CreateServerOptions, type PersonhoodServer } from '../../src/server/index.js'
 import { stateFromWorld } from '../../src/server/state/world.js'
 import type { ServerState } from '../../src/server/state/types.js'

@@ -7,7 +7,7 @@ import { getAddress, recoverMessageAddress, type Address, type Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { blockClocks, estimateBlockTime } from '../../src/chain/block-at-time.js'
-import { createHumanIdClient, type HumanIdClient } from '../../src/clients/human-id.js'
+import { createHumanIdClient, type HumanIdClient } from '../../src/clients/human-id/index.js'
 import { InvalidRequestError } from '../../src/errors/index.js'
 import { cleanHandsResultSchema, verificationResultSchema, votingStrategyResponseSchema } from '../../src/schemas/human-id.js'
 import { createServer } from '../../src/server/app.js'
@@ -16,14 +16,16 @@ import {
   cleanHandsCircuitId,
   cleanHandsDigest,
   deriveCleanHandsSignerKey,
+  evaluateCleanHands,
   evaluateVerification,
   neverExpires,
   resolveSnapshotTime,
   scoreVotingStrategy,
 } from '../../src/server/routes/human-id.js'
 import { createEmptyState, stateFromWorld, type ServerState, type Verification } from '../../src/server/state/index.js'
-import { demoCustomActionId, generateWorld, type World } from '../../src/world/index.js'
+import { demoCustomActionId, generateWorld, type CleanHandsSbt, type World } from '../../src/world/index.js'
 import { humanIdCircuitIds, humanIdIssuers, untrustedHumanIdIssuer } from '../../src/world/constants.js'
+import { cleanHandsSbtAddresses, cleanHandsSbtRecord, hubVerification } from '../fixtures/human-id-records.js'
 
 const worldNow = '2025-06-01T00:00:00.000Z'
 const nowSec = Date.parse(worldNow) / 1000
@@ -154,23 +156,7 @@ const blockTimeSeconds = 2
 const blockAt = (time: number) => (time - genesisTime) / blockTimeSeconds
 
 function hubSbt(address: Address, fields: Partial<Verification> = {}): Verification {
-  return {
-    address: address.toLowerCase() as Address,
-    credential: 'gov-id',
-    network: 'optimism',
-    source: 'hub',
-    circuitId: humanIdCircuitIds['gov-id'],
-    actionId: '123456789',
-    issuer: humanIdIssuers['gov-id'],
-    nullifier: '1',
-    emptyPublicValues: false,
-    issuedAt: nowSec - 500_000,
-    expiresAt: nowSec + 1_000_000,
-    revoked: false,
-    revokedAt: null,
-    kind: 'valid',
-    ...fields,
-  }
+  return hubVerification(nowSec, { address: address.toLowerCase() as Address, nullifier: '1', issuedAt: nowSec - 500_000, expiresAt: nowSec + 1_000_000, ...fields })
 }
 
 /** The last block of a network whose time by its clock is at or before `time` (Unix seconds). */
@@ -529,24 +515,9 @@ describe('contract: the Human ID client against the server', () => {
 })
 
 describe('E4 reads a record as it is now', () => {
-  test('a record edited in place (action id, expiry, issuer) is judged by its new fields at the next batch', () => {
+  test('a record edited in place (action id, expiry, issuer, revocation) is judged by its new fields at the next batch', () => {
     const address = '0x00000000000000000000000000000000000000f4' as Address
-    const record: Verification = {
-      address,
-      credential: 'gov-id',
-      network: 'optimism',
-      source: 'hub',
-      circuitId: humanIdCircuitIds['gov-id'],
-      actionId: '123456789',
-      issuer: humanIdIssuers['gov-id'],
-      nullifier: '1',
-      emptyPublicValues: false,
-      issuedAt: 1_700_000_000,
-      expiresAt: 1_900_000_000,
-      revoked: false,
-      revokedAt: null,
-      kind: 'valid',
-    }
+    const record = hubSbt(address, { issuedAt: 1_700_000_000, expiresAt: 1_900_000_000 })
     const records = [record]
     const batch = () => scoreVotingStrategy(records, { credential: 'gov-id', network: 'optimism', actionId: 123456789n, addresses: [address], at: 1_800_000_000 }).score[0]!.score
     expect(batch()).toBe(1)
@@ -559,5 +530,62 @@ describe('E4 reads a record as it is now', () => {
     record.expiresAt = 1_900_000_000
     record.issuer = untrustedHumanIdIssuer
     expect(batch()).toBe(0)
+    record.issuer = humanIdIssuers['gov-id']
+    record.revoked = true
+    record.revokedAt = 1_800_000_001
+    expect(batch()).toBe(1)
+    record.revokedAt = 1_799_999_999
+    expect(batch()).toBe(0)
+  })
+})
+
+describe("E7 clean-hands SBTs on NEAR and Aptos, judged by the verifier's SBT rule", () => {
+  const sbt = (chain: CleanHandsSbt['chain'], overrides: Partial<CleanHandsSbt> = {}) => cleanHandsSbtRecord(chain, nowSec, overrides)
+  const holds = (record: CleanHandsSbt, actionId = 123456789n) =>
+    evaluateCleanHands({ attestations: [], cleanHandsSbts: [record] }, { address: record.address, actionId, now: nowSec }).valid
+  /** A gov-id SBT on the Hub (an EVM chain), judged at the same time. */
+  const onHub = (fields: Partial<Verification>) =>
+    evaluateVerification([hubSbt('0x00000000000000000000000000000000000e7e01', { issuedAt: nowSec - 86_400, ...fields })], {
+      credential: 'gov-id',
+      network: 'optimism',
+      actionId: 123456789n,
+      at: nowSec,
+    }).valid
+
+  test('an expiry equal to the time asked still counts, on every chain alike; a second earlier does not', () => {
+    for (const chain of ['near', 'aptos'] as const) {
+      expect(holds(sbt(chain, { expiresAt: nowSec })), chain).toBe(true)
+      expect(holds(sbt(chain, { expiresAt: nowSec - 1 })), chain).toBe(false)
+    }
+    expect(onHub({ expiresAt: nowSec })).toBe(true)
+    expect(onHub({ expiresAt: nowSec - 1 })).toBe(false)
+  })
+
+  test('a revocation before the time asked makes it invalid; one after it does not (yet)', () => {
+    for (const chain of ['near', 'aptos'] as const) {
+      expect(holds(sbt(chain, { revoked: true, revokedAt: nowSec - 1 })), chain).toBe(false)
+      expect(holds(sbt(chain, { revoked: true, revokedAt: nowSec })), chain).toBe(false)
+      expect(holds(sbt(chain, { revoked: true, revokedAt: nowSec + 1 })), chain).toBe(true)
+      // Revoked at an unknown time: from its issuance.
+      expect(holds(sbt(chain, { revoked: true, revokedAt: null })), chain).toBe(false)
+    }
+    expect(onHub({ revoked: true, revokedAt: nowSec - 1 })).toBe(false)
+    expect(onHub({ revoked: true, revokedAt: nowSec + 1 })).toBe(true)
+  })
+
+  test('the action id must be the one asked; an SBT issued after the time asked does not count', () => {
+    expect(holds(sbt('near', { actionId: '42' }))).toBe(false)
+    expect(holds(sbt('near', { actionId: '42' }), 42n)).toBe(true)
+    expect(holds(sbt('aptos', { issuedAt: nowSec + 1 }))).toBe(false)
+  })
+
+  test('E7 over HTTP follows the server clock across a revocation', async () => {
+    const state = createEmptyState({ jwtSecret: 'w'.repeat(40) })
+    state.cleanHandsSbts = [sbt('near', { revoked: true, revokedAt: nowSec + 3_600 })]
+    const ask = async (atSeconds: number) =>
+      (await get(createApp(state, atSeconds * 1000), `/attestation/sbts/clean-hands?address=${cleanHandsSbtAddresses.near}&action-id=123456789`)).body
+    expect(await ask(nowSec)).toMatchObject({ isUnique: true })
+    expect(await ask(nowSec + 3_599)).toMatchObject({ isUnique: true })
+    expect(await ask(nowSec + 3_600)).toEqual({ isUnique: false })
   })
 })

@@ -5,7 +5,7 @@
  */
 import { privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, test } from 'vitest'
-import { createRegistryClient } from '../../src/clients/registry.js'
+import { createRegistryClient } from '../../src/clients/registry/index.js'
 import { InvalidRequestError, NotFoundError } from '../../src/errors/index.js'
 import { registryScoreItemsSchema, registryScorePageSchema, registryScoreSchema, signingMessageSchema } from '../../src/schemas/registry.js'
 import { verdictFromScore } from '../../src/verify/verdict.js'

@@ -6,7 +6,7 @@
 import type { Address } from 'viem'
 import { generatePrivateKey, privateKeyToAccount, toAccount } from 'viem/accounts'
 import { beforeAll, describe, expect, test } from 'vitest'
-import { createStampCacheClient } from '../../src/clients/stamp-cache.js'
+import { createStampCacheClient } from '../../src/clients/stamp-cache/index.js'
 import { AuthenticationError } from '../../src/errors/index.js'
 import { createServer } from '../../src/server/app.js'
 import { TestChain } from '../chain/harness.js'

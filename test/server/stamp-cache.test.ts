@@ -16,7 +16,7 @@ import {
   stampsWithScoreResponseSchema,
   tosToSignSchema,
 } from '../../src/schemas/stamp-cache.js'
-import { createStampCacheClient } from '../../src/clients/stamp-cache.js'
+import { createStampCacheClient } from '../../src/clients/stamp-cache/index.js'
 import { AuthenticationError, NotFoundError, PermissionDeniedError } from '../../src/errors/index.js'
 import { createServer } from '../../src/server/app.js'
 import { buildStampCredential, createEmptyState, referenceIssuer, type Store, type ServerState } from '../../src/server/state/index.js'

@@ -9,8 +9,8 @@ import { StaticJsonRpcProvider } from '@ethersproject/providers'
 import { createPublicClient, http, type Address } from 'viem'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { startServe } from '../../src/server/start.js'
-import { createAttestationIndexClient } from '../../src/clients/attestation-index.js'
-import { verifyCredentials } from '../../src/verify/credentials.js'
+import { createAttestationIndexClient } from '../../src/clients/attestation-index/index.js'
+import { verifyCredentials } from '../../src/verify/credentials/index.js'
 import { layHumanIdFolder } from './human-id-layout.js'
 import { conformanceWorldNow } from './world-server.js'
 
@@ -75,8 +75,7 @@ it('every demo voter: the folder and verifyCredentials agree at the same block, 
   const ours = await verifyHumans('10', provider, voters, { credentials }, Number(block))
   expect({ rpc: requests.rpc, index: requests.index }).toEqual({ rpc: ['eth_call'], index: 1 })
 
-  const theirs = await verifyCredentials({
-    client: createPublicClient({ transport: http(running.chain!.rpcUrl!) }),
+  const theirs = await verifyCredentials(createPublicClient({ transport: http(running.chain!.rpcUrl!) }), {
     network: 10,
     addresses: voters,
     credentials: [...credentials],

@@ -16,9 +16,9 @@ import { createServer } from 'node:http'
 import { createPublicClient, custom, type Address } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { optimismNetwork } from '../../src/chain/constants.js'
-import { createAttestationIndexClient } from '../../src/clients/attestation-index.js'
+import { createAttestationIndexClient } from '../../src/clients/attestation-index/index.js'
 import { createAttestationIndexApp } from '../../src/server/routes/attestation-index.js'
-import { verifyCredentials } from '../../src/verify/credentials.js'
+import { verifyCredentials } from '../../src/verify/credentials/index.js'
 import type { AttestationRow } from '../../src/world/types.js'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -216,8 +216,7 @@ afterAll(async () => {
 
 function library(addresses: readonly Address[], blockNumber = snapshot) {
   const index = createAttestationIndexClient({ baseUrl: 'http://index.local', retry: false, fetch: async (input, init) => indexApp.fetch(new Request(input, init)) })
-  return verifyCredentials({
-    client: createPublicClient({ transport: custom(chain.provider) }),
+  return verifyCredentials(createPublicClient({ transport: custom(chain.provider) }), {
     network: 10,
     addresses,
     credentials: [...credentials],
@@ -266,8 +265,7 @@ describe('strategies/human-id reader', () => {
     resetCounts()
     const ours = await verifyHumans('10', new StaticProvider(counted(chain.provider) as never, 10), addresses, { credentials: ['gov-id', 'phone', 'biometrics'] }, Number(snapshot))
     expect(requests).toEqual({ rpc: { eth_call: 3 }, index: 0, snapshots: 0 })
-    const theirs = await verifyCredentials({
-      client: createPublicClient({ transport: custom(chain.provider) }),
+    const theirs = await verifyCredentials(createPublicClient({ transport: custom(chain.provider) }), {
       network: 10,
       addresses,
       credentials: ['gov-id', 'phone', 'biometrics'],

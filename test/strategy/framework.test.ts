@@ -15,22 +15,20 @@ import {
   StrategyDeadlineError,
   StrategyOptionsError,
   StrategySourceError,
-  checkRateBudget,
-  createDeadline,
   createRateLimiter,
   createScoreApiStrategy,
   createStrategyCache,
   defineStrategy,
-  getPassportSources,
-  createStrategyRuntime,
-  parseStrategyOptions,
-  readSource,
   readStrategyEnvironment,
   resolveSnapshot,
   runStrategy,
   symbolOption,
+  validateWithStrategy,
   type StrategyProvider,
 } from '../../src/index.js'
+import { createStrategyRuntime, getPassportSources } from '../../src/strategy/context.js'
+import { checkRateBudget, createDeadline, readSource } from '../../src/strategy/deadline.js'
+import { parseStrategyOptions } from '../../src/strategy/options.js'
 import { failure } from '../helpers/async.js'
 
 const alice = '0x52908400098527886e0f7030069857d2e4169ee7'
@@ -135,14 +133,14 @@ describe('the snapshot through any provider', () => {
     const ethersLike = { send: async (method: string, params: unknown[]) => (method === 'eth_getBlockByNumber' && params[0] === numberToHex(7n) ? headerOf(7n) : null) }
     const getBlockOnly = { getBlock: async (tag: number | string) => (tag === 7 ? { number: 7, timestamp: { toHexString: () => numberToHex(1_600_000_007n) } } : null) }
     for (const provider of [ethersLike, recordingProvider(), getBlockOnly] as StrategyProvider[]) {
-      const resolved = await resolveSnapshot({ provider, snapshot: 7, network: '1' })
+      const resolved = await resolveSnapshot(provider, { snapshot: 7, network: '1' })
       expect(resolved.blockNumber).toBe(7n)
     }
-    expect((await resolveSnapshot({ provider: getBlockOnly as StrategyProvider, snapshot: 7, network: '1' })).timestamp).toBe(1_600_000_007)
+    expect((await resolveSnapshot(getBlockOnly as StrategyProvider, { snapshot: 7, network: '1' })).timestamp).toBe(1_600_000_007)
   })
 
   test("'latest' is the head; a future block is not available; a failed read names the block and addresses", async () => {
-    expect(await resolveSnapshot({ provider: recordingProvider(), snapshot: 'latest', network: '10' })).toMatchObject({ requested: 'latest', blockNumber: 1000n })
+    expect(await resolveSnapshot(recordingProvider(), { snapshot: 'latest', network: '10' })).toMatchObject({ requested: 'latest', blockNumber: 1000n })
     const future = await failure(runStrategy(echo, { network: '10', provider: recordingProvider(), addresses: [alice], options: {}, snapshot: 2000 }))
     expect(future).toBeInstanceOf(BlockNotAvailableError)
     expect(future.addresses).toEqual([getAddress(alice)])
@@ -277,5 +275,30 @@ describe('cache', () => {
     now = 100
     expect(cache.get('d')).toBeUndefined()
     expect(() => createStrategyCache({ maxEntries: 0 })).toThrow(InvalidParameterError)
+  })
+})
+
+describe('validations', () => {
+  const onlyAlice = defineStrategy({
+    ...echo,
+    name: 'only-alice',
+    async score({ addresses }) {
+      return new Map(addresses.map((address) => [address, { score: address === getAddress(alice) ? 1 : 0, detail: null }]))
+    },
+  })
+  const ask = (provider: StrategyProvider, author: string, params: unknown = {}) => validateWithStrategy(onlyAlice, { author, network: '10', provider, snapshot: 10, params })
+
+  test('an author passes when the strategy scores it above 0, at the snapshot', async () => {
+    const provider = recordingProvider()
+    expect(await ask(provider, alice)).toBe(true)
+    expect(await ask(provider, bob)).toBe(false)
+    expect(provider.calls).toEqual(['eth_getBlockByNumber', 'eth_getBlockByNumber'])
+  })
+
+  test('a malformed author does not pass and costs no request; invalid params are an error, not a false', async () => {
+    const provider = recordingProvider()
+    expect(await ask(provider, '0x1234')).toBe(false)
+    expect(await failure(ask(provider, alice, { score: -1 }))).toBeInstanceOf(StrategyOptionsError)
+    expect(provider.calls).toEqual([])
   })
 })

@@ -15,17 +15,15 @@ import {
   StrategySourceError,
   createRateLimiter,
   createStrategyCache,
-  createStrategyRuntime,
-  getPassportSources,
-  passportSourceNames,
   passportV2Strategy,
-  readPassportScoresAt,
   readStrategyEnvironment,
   runStrategy,
   type PassportVerdict,
   type StrategyContext,
   type V2Score,
 } from '../../src/index.js'
+import { createStrategyRuntime, getPassportSources } from '../../src/strategy/context.js'
+import { passportSourceNames, readPassportScoresAt } from '../../src/strategy/passport-scores.js'
 import { chainClockProvider, startWorldServer, type WorldServer } from '../strategies/world-server.js'
 import { failure } from '../helpers/async.js'
 

@@ -14,6 +14,17 @@ import {
 import { normalizeAddress } from '../../utils/address.js'
 import { parseInteger } from '../../utils/parse.js'
 import { requireAccessToken, type StampCacheContext, type StampCacheRequestOptions } from './context.js'
+import type { InvalidAddressErrorType, InvalidParameterErrorType } from '../../errors/index.js'
+import type { RequestErrorType } from '../../http/transport.js'
+
+/** Parameters of {@link getStampCacheWeights}. */
+export type GetStampCacheWeightsParameters = StampCacheRequestOptions
+
+/** What {@link getStampCacheWeights} returns: stamp name to weight. */
+export type GetStampCacheWeightsReturnType = ScorerWeights
+
+/** What {@link getStampCacheWeights} throws (see its `@throws`). */
+export type GetStampCacheWeightsErrorType = RequestErrorType
 
 /**
  * Reads the scorer's stamp weights (D5, `GET /stamp-cache/weights`): stamp name to weight (weights
@@ -24,13 +35,19 @@ import { requireAccessToken, type StampCacheContext, type StampCacheRequestOptio
  * import { getStampCacheWeights } from 'personhood'
  * const weights = await getStampCacheWeights(cache) // { Google: 0.525, ... }
  */
-export async function getStampCacheWeights(client: StampCacheContext, { signal }: StampCacheRequestOptions = {}): Promise<ScorerWeights> {
+export async function getStampCacheWeights(client: StampCacheContext, { signal }: GetStampCacheWeightsParameters = {}): Promise<GetStampCacheWeightsReturnType> {
   const { data } = await client.transport.request({ method: 'GET', path: '/stamp-cache/weights', schema: scorerWeightsSchema, signal })
   return data
 }
 
 /** Parameters of {@link getCachedStamps}. */
 export type GetCachedStampsParameters = { address: string; signal?: AbortSignal | undefined }
+
+/** What {@link getCachedStamps} returns: the address's cached stamps. */
+export type GetCachedStampsReturnType = StampsResponse
+
+/** What {@link getCachedStamps} throws (see its `@throws`). */
+export type GetCachedStampsErrorType = InvalidAddressErrorType | RequestErrorType
 
 /**
  * Reads the cached stamps of an address (D6, `GET /stamp-cache/stamp?address=`). Needs no token.
@@ -42,7 +59,7 @@ export type GetCachedStampsParameters = { address: string; signal?: AbortSignal 
  * import { getCachedStamps } from 'personhood'
  * const { stamps } = await getCachedStamps(cache, { address: '0x52908400098527886E0F7030069857D2E4169EE7' })
  */
-export async function getCachedStamps(client: StampCacheContext, parameters: GetCachedStampsParameters): Promise<StampsResponse> {
+export async function getCachedStamps(client: StampCacheContext, parameters: GetCachedStampsParameters): Promise<GetCachedStampsReturnType> {
   const address = normalizeAddress(parameters.address)
   const query = { address }
   const { data } = await client.transport.request({
@@ -71,6 +88,12 @@ export type GetStampCacheScoreParameters = {
   signal?: AbortSignal | undefined
 }
 
+/** What {@link getStampCacheScore} returns: the address's cached score record. */
+export type GetStampCacheScoreReturnType = InternalScore
+
+/** What {@link getStampCacheScore} throws (see its `@throws`). */
+export type GetStampCacheScoreErrorType = InvalidAddressErrorType | InvalidParameterErrorType | RequestErrorType
+
 /**
  * Reads the cached score of an address (D7, `GET /stamp-cache/score/{address}`), optionally from
  * an alternate scorer.
@@ -83,7 +106,7 @@ export type GetStampCacheScoreParameters = {
  * import { getStampCacheScore } from 'personhood'
  * const { score, passing_score } = await getStampCacheScore(cache, { address })
  */
-export async function getStampCacheScore(client: StampCacheContext, parameters: GetStampCacheScoreParameters): Promise<InternalScore> {
+export async function getStampCacheScore(client: StampCacheContext, parameters: GetStampCacheScoreParameters): Promise<GetStampCacheScoreReturnType> {
   requireAccessToken(client, 'getScore')
   const address = normalizeAddress(parameters.address)
   const alternateScorerId = checkScorerId(parameters.alternateScorerId)
@@ -96,6 +119,12 @@ export async function getStampCacheScore(client: StampCacheContext, parameters: 
 
 /** Parameters of {@link calculateStampCacheScore}. */
 export type CalculateStampCacheScoreParameters = GetStampCacheScoreParameters
+
+/** What {@link calculateStampCacheScore} returns: the recalculated score record. */
+export type CalculateStampCacheScoreReturnType = InternalScore
+
+/** What {@link calculateStampCacheScore} throws (see its `@throws`). */
+export type CalculateStampCacheScoreErrorType = InvalidAddressErrorType | InvalidParameterErrorType | RequestErrorType
 
 /**
  * Recalculates and returns the score of an address (D8, `POST /stamp-cache/score/{address}` with
@@ -129,6 +158,15 @@ export async function calculateStampCacheScore(
   return data
 }
 
+/** Parameters of {@link getStampCacheStakes}. */
+export type GetStampCacheStakesParameters = StampCacheRequestOptions
+
+/** What {@link getStampCacheStakes} returns: the signed-in address's stakes. */
+export type GetStampCacheStakesReturnType = StakeResponse
+
+/** What {@link getStampCacheStakes} throws (see its `@throws`). */
+export type GetStampCacheStakesErrorType = InvalidParameterErrorType | RequestErrorType
+
 /**
  * Reads the signed-in address's token stakes (D9, `GET /stamp-cache/stake/token`).
  *
@@ -138,7 +176,7 @@ export async function calculateStampCacheScore(
  * import { getStampCacheStakes } from 'personhood'
  * const { items } = await getStampCacheStakes(cache)
  */
-export async function getStampCacheStakes(client: StampCacheContext, { signal }: StampCacheRequestOptions = {}): Promise<StakeResponse> {
+export async function getStampCacheStakes(client: StampCacheContext, { signal }: GetStampCacheStakesParameters = {}): Promise<GetStampCacheStakesReturnType> {
   requireAccessToken(client, 'getStakes')
   const { data } = await client.transport.request({ method: 'GET', path: '/stamp-cache/stake/token', schema: stakeResponseSchema, signal })
   return data

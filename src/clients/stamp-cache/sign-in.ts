@@ -6,6 +6,8 @@ import { InvalidParameterError, ResponseValidationError } from '../../errors/ind
 import { accessTokenSchema, type SiweMessage } from '../../schemas/stamp-cache.js'
 import { parsePositiveInteger } from '../../utils/parse.js'
 import { checkSigner, type StampCacheContext, type StampCacheRequestOptions, type StampCacheSigner } from './context.js'
+import type { InvalidAddressErrorType, InvalidParameterErrorType } from '../../errors/index.js'
+import type { RequestErrorType } from '../../http/transport.js'
 
 /**
  * Path of the sign-in nonce endpoint. It is not in the spec: the public scorer API serves it there,
@@ -46,6 +48,9 @@ export type SignInToStampCacheReturnType = {
   /** The EIP-191 signature of the message text. */
   signature: Hex
 }
+
+/** What {@link signInToStampCache} throws (see its `@throws`). */
+export type SignInToStampCacheErrorType = InvalidAddressErrorType | InvalidParameterErrorType | RequestErrorType
 
 /**
  * Signs in with Ethereum (D13, `POST /stamp-cache/authenticate/v2`): builds an EIP-4361 message,
@@ -129,6 +134,12 @@ const signInNonceSchema = z.object({
   nonce: z.string().regex(/^[a-zA-Z0-9]{8,}$/, 'Expected a SIWE nonce of at least 8 letters or digits'),
 })
 
+/** Parameters of {@link getStampCacheSignInNonce}. */
+export type GetStampCacheSignInNonceParameters = StampCacheRequestOptions
+
+/** What {@link getStampCacheSignInNonce} throws (see its `@throws`). */
+export type GetStampCacheSignInNonceErrorType = RequestErrorType
+
 /**
  * Asks the server for a fresh sign-in nonce: `GET /account/nonce` answering `{ nonce }`. Not in the
  * spec: the public scorer API serves it at this path and our reference server mirrors it.
@@ -141,7 +152,7 @@ const signInNonceSchema = z.object({
  */
 export async function getStampCacheSignInNonce(
   client: StampCacheContext,
-  { signal }: StampCacheRequestOptions = {},
+  { signal }: GetStampCacheSignInNonceParameters = {},
 ): Promise<GetStampCacheSignInNonceReturnType> {
   const { data } = await client.transport.request({ method: 'GET', path: signInNoncePath, schema: signInNonceSchema, signal })
   return { nonce: data.nonce }

@@ -4,6 +4,8 @@ import { InvalidParameterError } from '../../errors/index.js'
 import { tosAcceptedSchema, tosToSignSchema } from '../../schemas/stamp-cache.js'
 import { normalizeAddress } from '../../utils/address.js'
 import { checkSigner, requireAccessToken, type StampCacheContext, type StampCacheSigner } from './context.js'
+import type { InvalidAddressErrorType, InvalidParameterErrorType } from '../../errors/index.js'
+import type { RequestErrorType } from '../../http/transport.js'
 
 /** The one terms-of-service type in use (docs/interface.md §3). */
 export const defaultTosType = 'IST'
@@ -16,6 +18,12 @@ export type IsStampCacheTosAcceptedParameters = {
   signal?: AbortSignal | undefined
 }
 
+/** What {@link isStampCacheTosAccepted} returns: whether the address has accepted the terms. */
+export type IsStampCacheTosAcceptedReturnType = boolean
+
+/** What {@link isStampCacheTosAccepted} throws (see its `@throws`). */
+export type IsStampCacheTosAcceptedErrorType = InvalidAddressErrorType | InvalidParameterErrorType | RequestErrorType
+
 /**
  * Tells whether an address has accepted the terms of service (D10,
  * `GET /stamp-cache/tos/accepted/{tos_type}/{address}`).
@@ -27,7 +35,7 @@ export type IsStampCacheTosAcceptedParameters = {
  * import { isStampCacheTosAccepted } from 'personhood'
  * if (!(await isStampCacheTosAccepted(cache, { address }))) await cache.signAndAcceptTos({ account })
  */
-export async function isStampCacheTosAccepted(client: StampCacheContext, parameters: IsStampCacheTosAcceptedParameters): Promise<boolean> {
+export async function isStampCacheTosAccepted(client: StampCacheContext, parameters: IsStampCacheTosAcceptedParameters): Promise<IsStampCacheTosAcceptedReturnType> {
   requireAccessToken(client, 'isTosAccepted')
   const { address, tosType } = checkTosTarget(parameters)
   const { data } = await client.transport.request({
@@ -44,6 +52,9 @@ export type GetStampCacheTosMessageParameters = IsStampCacheTosAcceptedParameter
 
 /** The terms-of-service text to sign (it ends in `Nonce: <nonce>`) and its nonce. */
 export type GetStampCacheTosMessageReturnType = { text: string; nonce: string }
+
+/** What {@link getStampCacheTosMessage} throws (see its `@throws`). */
+export type GetStampCacheTosMessageErrorType = InvalidAddressErrorType | InvalidParameterErrorType | RequestErrorType
 
 /**
  * Reads the terms-of-service text an address must sign (D11,
@@ -79,6 +90,12 @@ export type AcceptStampCacheTosParameters = IsStampCacheTosAcceptedParameters & 
   signature: Hex | string
 }
 
+/** What {@link acceptStampCacheTos} returns: nothing (the server answers without a body). */
+export type AcceptStampCacheTosReturnType = void
+
+/** What {@link acceptStampCacheTos} throws (see its `@throws`). */
+export type AcceptStampCacheTosErrorType = InvalidAddressErrorType | InvalidParameterErrorType | RequestErrorType
+
 /**
  * Records the acceptance of the terms of service (D12,
  * `POST /stamp-cache/tos/signed-message/{tos_type}/{address}` with `{ tos_type, nonce, signature }`;
@@ -91,7 +108,7 @@ export type AcceptStampCacheTosParameters = IsStampCacheTosAcceptedParameters & 
  * import { acceptStampCacheTos } from 'personhood'
  * await acceptStampCacheTos(cache, { address, nonce, signature: await account.signMessage({ message: text }) })
  */
-export async function acceptStampCacheTos(client: StampCacheContext, parameters: AcceptStampCacheTosParameters): Promise<void> {
+export async function acceptStampCacheTos(client: StampCacheContext, parameters: AcceptStampCacheTosParameters): Promise<AcceptStampCacheTosReturnType> {
   requireAccessToken(client, 'acceptTos')
   const { address, tosType } = checkTosTarget(parameters)
   const { nonce, signature } = parameters
@@ -120,6 +137,9 @@ export type SignAndAcceptStampCacheTosParameters = {
 
 /** What {@link signAndAcceptStampCacheTos} returns: the text signed, its nonce and the signature sent. */
 export type SignAndAcceptStampCacheTosReturnType = { text: string; nonce: string; signature: Hex }
+
+/** What {@link signAndAcceptStampCacheTos} throws (see its `@throws`). */
+export type SignAndAcceptStampCacheTosErrorType = InvalidAddressErrorType | InvalidParameterErrorType | RequestErrorType
 
 /**
  * Accepts the terms of service in one call: reads the text to sign (D11), has `account` sign it

@@ -15,6 +15,8 @@ import {
 } from '../../schemas/stamp-cache.js'
 import { normalizeAddress } from '../../utils/address.js'
 import { requireAccessToken, type StampCacheContext } from './context.js'
+import type { InvalidAddressErrorType, InvalidParameterErrorType } from '../../errors/index.js'
+import type { RequestErrorType } from '../../http/transport.js'
 
 /** A stamp to cache (D1, D2): `provider`, optional `address`, and `stamp` (any JSON; absent in a D2 item means delete). */
 export type CacheStampInput = { provider: string; address?: string | null | undefined; stamp?: unknown }
@@ -30,6 +32,12 @@ export type AddCachedStampsParameters = {
   signal?: AbortSignal | undefined
 }
 
+/** What {@link addCachedStamps} returns: the address's stamps and score after the call. */
+export type AddCachedStampsReturnType = StampsWithScoreResponse
+
+/** What {@link addCachedStamps} throws (see its `@throws`). */
+export type AddCachedStampsErrorType = InvalidAddressErrorType | InvalidParameterErrorType | RequestErrorType
+
 /**
  * Caches stamps (D1, `POST /stamp-cache/stamps/bulk`, 201) for the signed-in address, and returns
  * its stamps and score. Not repeated after a 5xx or a timeout (the write may have happened).
@@ -40,7 +48,7 @@ export type AddCachedStampsParameters = {
  * import { addCachedStamps } from 'personhood'
  * const { score } = await addCachedStamps(cache, { stamps: [{ provider: 'Google', stamp: credential }] })
  */
-export async function addCachedStamps(client: StampCacheContext, parameters: AddCachedStampsParameters): Promise<StampsWithScoreResponse> {
+export async function addCachedStamps(client: StampCacheContext, parameters: AddCachedStampsParameters): Promise<AddCachedStampsReturnType> {
   requireAccessToken(client, 'addStamps')
   const { body, signal } = checkBulk(parameters, 'stamps', cacheStampPayloadSchema)
   const { data } = await client.transport.request({
@@ -60,6 +68,12 @@ export type UpdateCachedStampsParameters = {
   signal?: AbortSignal | undefined
 }
 
+/** What {@link updateCachedStamps} returns: the address's stamps and score after the call. */
+export type UpdateCachedStampsReturnType = StampsWithScoreResponse
+
+/** What {@link updateCachedStamps} throws (see its `@throws`). */
+export type UpdateCachedStampsErrorType = InvalidAddressErrorType | InvalidParameterErrorType | RequestErrorType
+
 /**
  * Replaces stamps (D2, `PATCH /stamp-cache/stamps/bulk`): an item with a `stamp` replaces that
  * provider's stamp, an item without one deletes it. Not repeated after a 5xx or a timeout.
@@ -70,7 +84,7 @@ export type UpdateCachedStampsParameters = {
  * import { updateCachedStamps } from 'personhood'
  * await updateCachedStamps(cache, { stamps: [{ provider: 'Google', stamp: renewed }, { provider: 'Discord' }] })
  */
-export async function updateCachedStamps(client: StampCacheContext, parameters: UpdateCachedStampsParameters): Promise<StampsWithScoreResponse> {
+export async function updateCachedStamps(client: StampCacheContext, parameters: UpdateCachedStampsParameters): Promise<UpdateCachedStampsReturnType> {
   requireAccessToken(client, 'updateStamps')
   const { body, signal } = checkBulk(parameters, 'stamps', cacheStampPayloadSchema)
   const { data } = await client.transport.request({
@@ -90,6 +104,12 @@ export type DeleteCachedStampsParameters = {
   signal?: AbortSignal | undefined
 }
 
+/** What {@link deleteCachedStamps} returns: the stamps left. */
+export type DeleteCachedStampsReturnType = StampsResponse
+
+/** What {@link deleteCachedStamps} throws (see its `@throws`). */
+export type DeleteCachedStampsErrorType = InvalidAddressErrorType | InvalidParameterErrorType | RequestErrorType
+
 /**
  * Deletes stamps by provider (D3, `DELETE /stamp-cache/stamps/bulk`) and returns the stamps left.
  * Deleting nothing is a 404 ({@link NotFoundError}). Not repeated after a 5xx or a timeout.
@@ -100,7 +120,7 @@ export type DeleteCachedStampsParameters = {
  * import { deleteCachedStamps } from 'personhood'
  * await deleteCachedStamps(cache, { stamps: [{ provider: 'Google' }] })
  */
-export async function deleteCachedStamps(client: StampCacheContext, parameters: DeleteCachedStampsParameters): Promise<StampsResponse> {
+export async function deleteCachedStamps(client: StampCacheContext, parameters: DeleteCachedStampsParameters): Promise<DeleteCachedStampsReturnType> {
   requireAccessToken(client, 'deleteStamps')
   const { body, signal } = checkBulk(parameters, 'stamps', deleteStampPayloadSchema)
   const { data } = await client.transport.request({
@@ -122,6 +142,9 @@ export type UpdateCachedStampSaveStatusParameters = {
 
 /** The ids whose save status was updated. */
 export type UpdateCachedStampSaveStatusReturnType = { updated: number[] }
+
+/** What {@link updateCachedStampSaveStatus} throws (see its `@throws`). */
+export type UpdateCachedStampSaveStatusErrorType = InvalidParameterErrorType | RequestErrorType
 
 /**
  * Sets the save status of cached stamps (D4, `PATCH /stamp-cache/stamps/bulk/meta/store-db`).

@@ -8,6 +8,7 @@ import { Hono } from 'hono'
 import { z } from 'zod'
 import type { AttestationListingPage, AttestationPage } from '../../schemas/attestation.js'
 import { queryIntegerSchema } from '../../schemas/common.js'
+import { isAddressInAnyCase } from '../../utils/address.js'
 import type { AttestationRow } from '../../world/types.js'
 import type { ServerContext } from '../context.js'
 import { answerError, HttpError } from '../errors.js'
@@ -24,8 +25,6 @@ export const attestationIndexQuerySchema = z.object({
   page: queryIntegerSchema({ min: 1, max: 1_000_000 }).default(1),
   size: queryIntegerSchema({ min: 1, max: maxAttestationPageSize }).default(defaultAttestationPageSize),
 })
-
-const addressPattern = /^0x[0-9a-fA-F]{40}$/
 
 /** An index row as E8 lists it: every field of the record but the world's own (`address`, `kind`). */
 export type IndexRow = AttestationPage['data']['rows'][number]
@@ -81,8 +80,8 @@ export const defaultAttestationListingPageSize = 100
 /** Listing query: `schemaId` (the full schema id) and `attester` required; `recipient`, `page` and `size` (1 to 100, default 100) optional. */
 export const attestationListingQuerySchema = z.object({
   schemaId: z.string().regex(/^\S+$/, 'Expected a full schema id such as onchain_evm_10_0x8'),
-  attester: z.string().regex(addressPattern, 'Expected 0x followed by 40 hex characters'),
-  recipient: z.string().regex(addressPattern, 'Expected 0x followed by 40 hex characters').optional(),
+  attester: z.string().refine(isAddressInAnyCase, 'Expected 0x followed by 40 hex characters'),
+  recipient: z.string().refine(isAddressInAnyCase, 'Expected 0x followed by 40 hex characters').optional(),
   page: queryIntegerSchema({ min: 1, max: 1_000_000 }).default(1),
   size: queryIntegerSchema({ min: 1, max: maxAttestationPageSize }).default(defaultAttestationListingPageSize),
 })
@@ -204,7 +203,7 @@ export function createAttestationIndexApp(source: { attestations: () => readonly
   })
   app.get('/api/scan/addresses/:address/attestations', (c) => {
     const address = c.req.param('address')
-    if (!addressPattern.test(address)) {
+    if (!isAddressInAnyCase(address)) {
       throw new HttpError(400, 'Invalid address: expected 0x followed by 40 hex characters.')
     }
     const query = parseQuery(c, attestationIndexQuerySchema, 'plain')

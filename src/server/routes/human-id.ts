@@ -22,7 +22,7 @@ import {
   type HumanIdNetwork,
   type VerificationResult,
 } from '../../schemas/human-id.js'
-import { isValidAddress } from '../../utils/address.js'
+import { isAddressInAnyCase, isValidAddress } from '../../utils/address.js'
 import { blockClocks, estimateBlockTime, type BlockClock } from '../../chain/block-at-time.js'
 import type { HumanIdIssuerCircuit } from '../../chain/constants.js'
 import { hasValidCleanHandsAttestation } from '../../verify/clean-hands.js'
@@ -44,6 +44,7 @@ import {
   optimismChainId,
 } from '../../world/constants.js'
 import { blockToTime, timeToBlock, type ChainTimeBase } from '../../world/chain-time.js'
+import { cleanHandsSbtOf, hubActionIdOf, hubSbtOf, type HubSbt } from '../../world/hub-state.js'
 import type { AttestationRow, CleanHandsSbt, Verification } from '../../world/types.js'
 import type { ServerContext } from '../context.js'
 import { answerError, HttpError } from '../errors.js'
@@ -135,64 +136,40 @@ const circuits = Object.fromEntries(
 /** The permanent stores exist on Optimism for gov-id and phone only. */
 const legacyStoreCredentials: ReadonlySet<HumanIdCredential> = new Set(['gov-id', 'phone'])
 
-const maxUint256 = 2n ** 256n - 1n
-
-/** A record's integer field as the Hub holds it; -1 (never equal to a uint256) when it is not one. */
-function integerOf(value: string | null, pattern: RegExp): bigint {
-  return value !== null && pattern.test(value) ? BigInt(value) : -1n
-}
-
 /**
- * What the Hub answers at time `at` for an address's SBT record (the latest of its circuit issued
- * at or before `at`): `getSBT` reverts when the SBT is revoked by then or `expiry < at`, else
- * returns expiry and public values `[expiry, recipient, actionId, nullifier, issuer]` (none for
- * an SBT minted with empty public values); `sbtOwners` returns expiry and revocation. An SBT that
- * never expires has expiry 2^256-1. This is the reference server standing in for the chain; the
- * rule applied to the answer is the verifier's ({@link classifySbt}).
+ * What the Hub answers at time `at` for an SBT ({@link hubSbtOf} of a record: the latest of its
+ * circuit issued at or before `at`): `getSBT` reverts when the SBT is revoked by then or `expiry <
+ * at`, else returns expiry and public values; `sbtOwners` returns expiry and revocation. An SBT that
+ * never expires has expiry 2^256-1. This is the reference server standing in for the chain; the rule
+ * applied to the answer is the verifier's ({@link classifySbt}).
  */
-export function hubReadsAt(record: Verification | undefined, at: number): { getSBT: SbtCallResult; sbtOwners: SbtOwnersState } {
-  if (!record) return { getSBT: { status: 'reverted' }, sbtOwners: { expiry: 0n, revoked: false } }
-  const { expiry, publicValues } = recordIntegers(record)
-  const revoked = record.revoked && (record.revokedAt === null || record.revokedAt <= at)
+export function hubReadsAt(sbt: HubSbt | undefined, at: number): { getSBT: SbtCallResult; sbtOwners: SbtOwnersState } {
+  if (!sbt) return { getSBT: { status: 'reverted' }, sbtOwners: { expiry: 0n, revoked: false } }
+  const { expiry, publicValues } = sbt
+  const revoked = sbt.revokedAt !== undefined && sbt.revokedAt <= at
   const sbtOwners = { expiry, revoked }
   if (revoked || expiry < BigInt(at)) return { getSBT: { status: 'reverted' }, sbtOwners }
   return { getSBT: { status: 'success', expiry, publicValues, revoked: false }, sbtOwners }
 }
 
-/** A record's integers as the Hub holds them, with the fields they were parsed from. */
-type RecordIntegers = {
-  from: readonly [string | null, string, string | null, string | null, string | null, boolean]
-  expiry: bigint
-  publicValues: readonly bigint[]
-}
+/** A record's SBT, with the record's fields it was mapped from. */
+type KeptSbt = { from: Verification; sbt: HubSbt }
 
-const parsedRecords = new WeakMap<Verification, RecordIntegers>()
+const keptSbts = new WeakMap<Verification, KeptSbt>()
+
+/** The fields of a record its SBT comes from. */
+const sbtFields = ['expiresAt', 'address', 'actionId', 'nullifier', 'issuer', 'emptyPublicValues', 'revoked', 'revokedAt', 'issuedAt'] as const
 
 /**
- * The expiry and public values of a record, parsed once per record and reparsed only when a field
- * they come from has changed (records may be edited in place).
+ * The SBT of a record ({@link hubSbtOf}), mapped once per record and again only when a field it
+ * comes from has changed (records may be edited in place).
  */
-function recordIntegers(record: Verification): RecordIntegers {
-  const expiresAt = record.expiresAt === null ? null : String(record.expiresAt)
-  const kept = parsedRecords.get(record)
-  if (
-    kept &&
-    kept.from[0] === expiresAt &&
-    kept.from[1] === record.address &&
-    kept.from[2] === record.actionId &&
-    kept.from[3] === record.nullifier &&
-    kept.from[4] === record.issuer &&
-    kept.from[5] === record.emptyPublicValues
-  ) {
-    return kept
-  }
-  const expiry = record.expiresAt === null ? maxUint256 : BigInt(record.expiresAt)
-  const publicValues = record.emptyPublicValues
-    ? []
-    : [expiry, BigInt(record.address), integerOf(record.actionId, /^\d+$/), integerOf(record.nullifier, /^\d+$/), integerOf(record.issuer, /^0x[0-9a-fA-F]+$/)]
-  const parsed: RecordIntegers = { from: [expiresAt, record.address, record.actionId, record.nullifier, record.issuer, record.emptyPublicValues], expiry, publicValues }
-  parsedRecords.set(record, parsed)
-  return parsed
+function sbtOf(record: Verification): HubSbt {
+  const kept = keptSbts.get(record)
+  if (kept && sbtFields.every((field) => kept.from[field] === record[field])) return kept.sbt
+  const sbt = hubSbtOf(record)
+  keptSbts.set(record, { from: { ...record }, sbt })
+  return sbt
 }
 
 /** The verdict on the SBT an address holds for a circuit at `at` (the latest issued by then). */
@@ -206,14 +183,18 @@ function sbtVerdictAt(records: readonly Verification[], circuit: HumanIdIssuerCi
   }
   // No SBT: the Hub reverts and shows none (what classifySbt says of hubReadsAt(undefined)).
   if (!current) return { reason: 'none' }
-  const reads = hubReadsAt(current, parameters.at)
-  const verdict = classifySbt({
-    ...reads,
-    blockTimestamp: BigInt(parameters.at),
-    actionId: parameters.actionId,
-    issuer,
-    recipient: recordIntegers(current).publicValues[1] ?? BigInt(current.address),
-  })
+  const sbt = sbtOf(current)
+  return judgeSbtAt(sbt, { at: parameters.at, actionId: parameters.actionId, issuer, recipient: sbt.publicValues[1] ?? BigInt(current.address) })
+}
+
+/**
+ * The verifier's verdict ({@link classifySbt}) on an SBT at time `at`, from what its chain answers
+ * then ({@link hubReadsAt}): revoked by then, then expired (`expiry < at`: an expiry equal to `at`
+ * still counts), then the issuer, the action id and the recipient.
+ */
+function judgeSbtAt(sbt: HubSbt, parameters: { at: number; actionId: bigint; issuer: bigint; recipient: bigint }): SbtVerdict {
+  const { at, actionId, issuer, recipient } = parameters
+  const verdict = classifySbt({ ...hubReadsAt(sbt, at), blockTimestamp: BigInt(at), actionId, issuer, recipient })
   // The reads are consistent by construction: an SBT whose getSBT reverts is revoked, expired or absent.
   if (verdict.status !== 'classified') throw new Error(`internal: the Hub stand-in answered an SBT the rule calls ${verdict.status}`)
   return verdict
@@ -249,7 +230,7 @@ export function evaluateVerification(
         record.network === network &&
         record.credential === credential &&
         record.issuedAt <= at &&
-        integerOf(record.actionId, /^\d+$/) === parameters.actionId,
+        hubActionIdOf(record) === parameters.actionId,
     )
   }
   const verdict = judgeHumanIdCredential(reads)
@@ -356,8 +337,6 @@ function scoreIndexedVotingStrategy(
 /** The clean-hands circuit id. E7 sends it as a JSON integer (the spec types `circuitId` as a number). */
 export const cleanHandsCircuitId: Hex = humanIdCircuitIds['clean-hands']
 
-const evmAddressPattern = /^0x[0-9a-fA-F]{40}$/
-
 /** Why an address is (not) clean-handed. */
 export type CleanHandsVerdict = { valid: true; source: 'attestation' | 'sbt' } | { valid: false }
 
@@ -366,31 +345,30 @@ export type CleanHandsVerdict = { valid: true; source: 'attestation' | 'sbt' } |
  *
  * - an EVM address: at least one of its attestation-index rows satisfies rule 6 of E (the shared
  *   predicate of `src/verify/clean-hands.ts`). Attestations carry no action id: they count for any.
- * - any address (NEAR account, Aptos address): a clean-hands SBT on that chain for the action id,
- *   not revoked, expiring after `now`. NEAR ids are compared exactly, hex addresses case-insensitively.
+ * - any address (NEAR account, Aptos address): a clean-hands SBT on that chain, issued by `now`,
+ *   that the verifier's SBT rule ({@link classifySbt}, as for the Hub's SBTs) holds valid at `now`:
+ *   not revoked by then (a revocation after `now` does not count yet), not expired (`expiresAt <
+ *   now`; an expiry equal to `now` still counts, on every chain alike), for the action id. NEAR ids
+ *   are compared exactly, hex addresses case-insensitively.
  */
 export function evaluateCleanHands(
   records: { attestations: readonly AttestationRow[]; cleanHandsSbts: readonly CleanHandsSbt[] },
   parameters: { address: string; actionId: bigint; now: number; attester?: string; schemaId?: string },
 ): CleanHandsVerdict {
   const { address, actionId, now } = parameters
-  if (evmAddressPattern.test(address)) {
+  if (isAddressInAnyCase(address)) {
     const lower = address.toLowerCase()
     const rows = records.attestations.filter((row) => row.address.toLowerCase() === lower)
     const options = { now, attester: parameters.attester ?? cleanHandsAttester, schemaId: parameters.schemaId ?? cleanHandsFullSchemaId }
     if (hasValidCleanHandsAttestation(rows, options)) return { valid: true, source: 'attestation' }
   }
   const key = /^0x[0-9a-fA-F]+$/.test(address) ? address.toLowerCase() : address
-  const holds = records.cleanHandsSbts.some((sbt) => {
-    const sbtKey = /^0x[0-9a-fA-F]+$/.test(sbt.address) ? sbt.address.toLowerCase() : sbt.address
-    return (
-      sbtKey === key &&
-      /^\d+$/.test(sbt.actionId) &&
-      BigInt(sbt.actionId) === actionId &&
-      !sbt.revoked &&
-      sbt.expiresAt > now &&
-      sbt.issuedAt <= now
-    )
+  const holds = records.cleanHandsSbts.some((record) => {
+    const recordKey = /^0x[0-9a-fA-F]+$/.test(record.address) ? record.address.toLowerCase() : record.address
+    if (recordKey !== key || record.issuedAt > now) return false
+    // The world keeps no recipient or issuer of these SBTs (see cleanHandsSbtOf): the record is the address's own.
+    const sbt = cleanHandsSbtOf(record)
+    return judgeSbtAt(sbt, { at: now, actionId, issuer: 0n, recipient: 0n }).reason === 'valid'
   })
   return holds ? { valid: true, source: 'sbt' } : { valid: false }
 }
@@ -402,7 +380,7 @@ export function evaluateCleanHands(
  */
 export function cleanHandsDigest(parameters: { circuitId: Hex; actionId: bigint; address: string }): Hex {
   const { circuitId, actionId, address } = parameters
-  if (evmAddressPattern.test(address)) {
+  if (isAddressInAnyCase(address)) {
     return keccak256(encodePacked(['uint256', 'uint256', 'address'], [BigInt(circuitId), actionId, address.toLowerCase() as Address]))
   }
   return keccak256(encodePacked(['uint256', 'uint256', 'string'], [BigInt(circuitId), actionId, address]))

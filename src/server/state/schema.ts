@@ -7,12 +7,21 @@
  */
 import { z } from 'zod'
 import { v2ScoreSchema } from '../../schemas/passport.js'
+import { isValidAddress } from '../../utils/address.js'
+import { recordActionId, recordDecimal, recordHex } from '../../world/hub-state.js'
 import { recordRead } from './history.js'
 import { stateVersion, type HistoryRun, type ServerState } from './types.js'
 
 const hex = z.string().regex(/^0x[0-9a-fA-F]*$/, 'Expected 0x-prefixed hex')
-const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'Expected an address (0x and 40 hex characters)')
+const address = z.string().refine(isValidAddress, 'Expected an address (0x and 40 hex characters; mixed case a valid EIP-55 checksum)')
 const unixMs = z.number().finite()
+
+/** An action id of a world record, as the Hub holds it (`world/hub-state.ts`): decimal digits of a uint256. */
+export const recordActionIdSchema = z.string().refine((value) => recordActionId(value) !== undefined, 'Expected a decimal action id (a uint256)')
+/** A nullifier of a world record, as the Hub holds it: decimal digits of a uint256. */
+export const recordNullifierSchema = z.string().refine((value) => recordDecimal(value) !== undefined, 'Expected a decimal nullifier (a uint256)')
+/** An issuer of a world record, as the Hub holds it: a uint256 in 0x hex. */
+export const recordIssuerSchema = z.string().refine((value) => recordHex(value) !== undefined, 'Expected an issuer in 0x hex (a uint256)')
 const unixSeconds = z.number().finite()
 const count = z.number().int().nonnegative()
 
@@ -119,9 +128,9 @@ export const serverStateSchema = z.object({
       network: z.enum(['optimism', 'base-sepolia']),
       source: z.enum(['hub', 'legacy-store', 'zk-passport']),
       circuitId: hex.nullable(),
-      actionId: z.string().regex(/^\d+$/, 'Expected a decimal action id'),
-      issuer: hex.nullable(),
-      nullifier: z.string().nullable(),
+      actionId: recordActionIdSchema,
+      issuer: recordIssuerSchema.nullable(),
+      nullifier: recordNullifierSchema.nullable(),
       emptyPublicValues: z.boolean(),
       issuedAt: unixSeconds,
       expiresAt: unixSeconds.nullable(),
@@ -149,11 +158,13 @@ export const serverStateSchema = z.object({
     z.object({
       chain: z.enum(['near', 'aptos']),
       address: z.string(),
-      actionId: z.string(),
+      actionId: recordActionIdSchema,
       circuitId: hex,
       issuedAt: unixSeconds,
       expiresAt: unixSeconds,
       revoked: z.boolean(),
+      // Optional: a state saved before it was kept has none (such a revoked SBT is revoked from its issuance).
+      revokedAt: unixSeconds.nullable().optional(),
       kind: z.enum(['valid', 'expired', 'revoked', 'custom-action']),
     }),
   ),

@@ -5,7 +5,9 @@
 import type { Address, Hex } from 'viem'
 import type { HumanCredential, HumanIdCircuit, NetworkConstants, NetworkName, NetworkOverrides } from '../../chain/constants.js'
 import type { GetSbtResult, SbtOwnersResult } from '../../chain/hub.js'
-import type { ChainClient } from '../../chain/provider.js'
+import type { MulticallAtErrorType } from '../../chain/multicall.js'
+import type { InvalidAddressErrorType, PaginationLimitErrorType, UnsupportedNetworkErrorType } from '../../errors/index.js'
+import type { RequestErrorType } from '../../http/transport.js'
 import type { OnchainAttestation } from '../../chain/sign-protocol.js'
 import type { AttestationIndex, AttestationLookup, AttestationLookupSummary } from '../attestation-lookup.js'
 import type { CleanHandsRow, CleanHandsRowReason, OnchainCleanHandsReason } from '../clean-hands.js'
@@ -98,11 +100,9 @@ export type CredentialResult = {
  *
  * @example
  * import type { VerifyCredentialsParameters } from 'personhood'
- * const parameters: VerifyCredentialsParameters<'phone'> = { client, addresses, credentials: ['phone'], blockNumber: 130_000_000n }
+ * const parameters: VerifyCredentialsParameters<'phone'> = { addresses, credentials: ['phone'], blockNumber: 130_000_000n }
  */
 export type VerifyCredentialsParameters<credential extends HumanCredential = HumanCredential> = {
-  /** A viem client, an ethers v5/v6 provider, or an EIP-1193 provider. */
-  client: ChainClient
   /** Addresses: lower case or EIP-55 checksummed. Duplicates (in any case) are read once. */
   addresses: readonly string[]
   /** The credentials to check. */
@@ -130,6 +130,14 @@ export type VerifyCredentialsParameters<credential extends HumanCredential = Hum
   /** Requests (multicall and index) in flight, at most; default 4. */
   concurrency?: number | undefined
 }
+
+/**
+ * What {@link verifyCredentials} throws: a malformed address or parameter, a network without
+ * constants, a block the node cannot serve, a failed or inconsistent read; and, for clean hands,
+ * what the attestation index throws (the attestation-index client's HTTP errors and its paging
+ * guard). Never a silent "not verified".
+ */
+export type VerifyCredentialsErrorType = InvalidAddressErrorType | UnsupportedNetworkErrorType | MulticallAtErrorType | RequestErrorType | PaginationLimitErrorType
 
 /**
  * What {@link verifyCredentials} returns: the block it judged at, and per address and credential a

@@ -154,6 +154,8 @@ export function cleanHandsSbts(d: Draft): CleanHandsSbt[] {
       issuedAt,
       expiresAt: issuedAt + yearSeconds,
       revoked: kind === 'revoked',
+      // Halfway between its issuance and now: revoked at any time judged from then on.
+      revokedAt: kind === 'revoked' ? issuedAt + Math.floor((d.nowSec - issuedAt) / 2) : null,
       kind,
     }
   }

@@ -6,6 +6,7 @@ import { cleanHandsAttester, cleanHandsFullSchemaId, cleanHandsSchemaId, default
 import type { ServerContext } from '../../context.js'
 import { HttpError } from '../../errors.js'
 import { parseBody } from '../../request.js'
+import { recordActionIdSchema, recordIssuerSchema, recordNullifierSchema } from '../../state/schema.js'
 import { hexSchema, lowerAddress, nowSeconds, queryAddress, unixSeconds } from './common.js'
 
 const verificationBody = z.strictObject({
@@ -14,9 +15,9 @@ const verificationBody = z.strictObject({
   network: z.enum(['optimism', 'base-sepolia']).optional(),
   source: z.enum(['hub', 'legacy-store', 'zk-passport']).optional(),
   circuitId: hexSchema.nullable().optional(),
-  actionId: z.string().regex(/^\d+$/).optional(),
-  issuer: hexSchema.nullable().optional(),
-  nullifier: z.string().regex(/^\d+$/).nullable().optional(),
+  actionId: recordActionIdSchema.optional(),
+  issuer: recordIssuerSchema.nullable().optional(),
+  nullifier: recordNullifierSchema.nullable().optional(),
   emptyPublicValues: z.boolean().optional(),
   issuedAt: unixSeconds.optional(),
   expiresAt: unixSeconds.nullable().optional(),
@@ -46,11 +47,12 @@ const attestationBody = z.strictObject({
 const cleanHandsSbtBody = z.strictObject({
   chain: z.enum(['near', 'aptos']),
   address: z.string().min(1),
-  actionId: z.string().regex(/^\d+$/).optional(),
+  actionId: recordActionIdSchema.optional(),
   circuitId: hexSchema.optional(),
   issuedAt: unixSeconds.optional(),
   expiresAt: unixSeconds.optional(),
   revoked: z.boolean().optional(),
+  revokedAt: unixSeconds.nullable().optional(),
   kind: z.enum(['valid', 'expired', 'revoked', 'custom-action']).optional(),
 })
 
@@ -157,6 +159,7 @@ export function addHumanIdRoutes(app: Hono, ctx: ServerContext): void {
       issuedAt,
       expiresAt: input.expiresAt ?? issuedAt + verificationLifetimeSeconds,
       revoked: input.revoked ?? false,
+      revokedAt: input.revokedAt ?? (input.revoked ? nowSeconds(ctx) : null),
       kind: input.kind ?? (input.revoked ? 'revoked' : 'valid'),
     }
     store.mutate((state) => {
