@@ -3,46 +3,33 @@ import { createTransport } from '../../http/transport.js'
 import type { InternalScore, ScorerWeights, StakeResponse, StampsResponse, StampsWithScoreResponse } from '../../schemas/stamp-cache.js'
 import { checkBaseUrl } from '../shared.js'
 import { checkAccessToken, type CreateStampCacheClientParameters, type StampCacheContext, type StampCacheRequestOptions } from './context.js'
+import { acceptStampCacheTos, type AcceptStampCacheTosParameters } from './accept-stamp-cache-tos.js'
+import { addCachedStamps, type AddCachedStampsParameters } from './add-cached-stamps.js'
+import { calculateStampCacheScore, type CalculateStampCacheScoreParameters } from './calculate-stamp-cache-score.js'
+import { deleteCachedStamps, type DeleteCachedStampsParameters } from './delete-cached-stamps.js'
+import { getCachedStamps, type GetCachedStampsParameters } from './get-cached-stamps.js'
+import { getStampCacheScore, type GetStampCacheScoreParameters } from './get-stamp-cache-score.js'
+import { getStampCacheSignInNonce, type GetStampCacheSignInNonceReturnType } from './get-stamp-cache-sign-in-nonce.js'
+import { getStampCacheStakes } from './get-stamp-cache-stakes.js'
 import {
-  calculateStampCacheScore,
-  getCachedStamps,
-  getStampCacheScore,
-  getStampCacheStakes,
-  getStampCacheWeights,
-  type CalculateStampCacheScoreParameters,
-  type GetCachedStampsParameters,
-  type GetStampCacheScoreParameters,
-} from './reads.js'
-import {
-  getStampCacheSignInNonce,
-  signInToStampCache,
-  type GetStampCacheSignInNonceReturnType,
-  type SignInToStampCacheParameters,
-  type SignInToStampCacheReturnType,
-} from './sign-in.js'
-import {
-  acceptStampCacheTos,
   getStampCacheTosMessage,
-  isStampCacheTosAccepted,
-  signAndAcceptStampCacheTos,
-  type AcceptStampCacheTosParameters,
   type GetStampCacheTosMessageParameters,
   type GetStampCacheTosMessageReturnType,
-  type IsStampCacheTosAcceptedParameters,
+} from './get-stamp-cache-tos-message.js'
+import { getStampCacheWeights } from './get-stamp-cache-weights.js'
+import { isStampCacheTosAccepted, type IsStampCacheTosAcceptedParameters } from './is-stamp-cache-tos-accepted.js'
+import {
+  signAndAcceptStampCacheTos,
   type SignAndAcceptStampCacheTosParameters,
   type SignAndAcceptStampCacheTosReturnType,
-} from './terms.js'
+} from './sign-and-accept-stamp-cache-tos.js'
+import { signInToStampCache, type SignInToStampCacheParameters, type SignInToStampCacheReturnType } from './sign-in-to-stamp-cache.js'
 import {
-  addCachedStamps,
-  deleteCachedStamps,
-  updateCachedStamps,
   updateCachedStampSaveStatus,
-  type AddCachedStampsParameters,
-  type DeleteCachedStampsParameters,
   type UpdateCachedStampSaveStatusParameters,
   type UpdateCachedStampSaveStatusReturnType,
-  type UpdateCachedStampsParameters,
-} from './writes.js'
+} from './update-cached-stamp-save-status.js'
+import { updateCachedStamps, type UpdateCachedStampsParameters } from './update-cached-stamps.js'
 
 /** The stamp-cache client: {@link StampCacheContext} plus every D action bound to it. */
 export type StampCacheClient = StampCacheContext & {

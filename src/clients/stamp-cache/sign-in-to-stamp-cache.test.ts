@@ -40,17 +40,6 @@ describeEndpointMatrix('stamp cache (D)', [
     call: (options) => createStampCacheClient({ baseUrl: host, ...options }).signIn(signInParameters),
     expectSuccess: (result) => expect(result).toEqual({ accessToken: token, supportUserHash: null, message: siweMessage, signature: siweSignature }),
   },
-  {
-    name: 'sign-in nonce (GET /account/nonce, not in the spec)',
-    host,
-    method: 'get',
-    path: '/account/nonce',
-    success: { body: { nonce } },
-    invalidBody: { nonce: 'ab-12' },
-    idempotent: true,
-    call: (options) => createStampCacheClient({ baseUrl: host, ...options }).getSignInNonce(),
-    expectSuccess: (result) => expect(result).toEqual({ nonce }),
-  },
 ])
 
 describe('signIn', () => {

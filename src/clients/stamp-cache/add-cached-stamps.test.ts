@@ -3,17 +3,7 @@ import { afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { InvalidAddressError, InvalidParameterError } from '../../errors/index.js'
 import { failure } from '../../../test/helpers/async.js'
 import { describeEndpointMatrix } from '../../../test/helpers/endpoint-matrix.js'
-import {
-  account,
-  address,
-  bearer,
-  cachedStamp,
-  client,
-  googleCredential,
-  host,
-  internalScore,
-  stampsWithScore,
-} from '../../../test/fixtures/stamp-cache.js'
+import { bearer, cachedStamp, client, googleCredential, host, internalScore, stampsWithScore } from '../../../test/fixtures/stamp-cache.js'
 import { addCachedStamps, deleteCachedStamps, updateCachedStamps, updateCachedStampSaveStatus } from './index.js'
 
 beforeAll(() => nock.disableNetConnect())
@@ -34,45 +24,6 @@ describeEndpointMatrix('stamp cache (D)', [
     idempotent: false,
     call: (options) => client(options).addStamps({ stamps: [{ provider: 'Google', stamp: googleCredential }] }),
     expectSuccess: (result) => expect(result).toMatchObject({ success: true, stamps: [cachedStamp], score: { score: '21.72700' } }),
-  },
-  {
-    name: 'D2 updateStamps',
-    host,
-    method: 'patch',
-    path: '/stamp-cache/stamps/bulk',
-    requestBody: [{ provider: 'Google', stamp: googleCredential }, { provider: 'Discord' }],
-    headers: bearer,
-    success: { body: stampsWithScore },
-    invalidBody: { success: true, stamps: [cachedStamp] },
-    idempotent: false,
-    call: (options) => client(options).updateStamps({ stamps: [{ provider: 'Google', stamp: googleCredential }, { provider: 'Discord' }] }),
-    expectSuccess: (result) => expect(result).toMatchObject({ success: true, score: { passing_score: true } }),
-  },
-  {
-    name: 'D3 deleteStamps',
-    host,
-    method: 'delete',
-    path: '/stamp-cache/stamps/bulk',
-    requestBody: [{ provider: 'Discord' }],
-    headers: bearer,
-    success: { body: { success: true, stamps: [cachedStamp] } },
-    invalidBody: { success: 'yes', stamps: [] },
-    idempotent: false,
-    call: (options) => client(options).deleteStamps({ stamps: [{ provider: 'Discord' }] }),
-    expectSuccess: (result) => expect(result).toEqual({ success: true, stamps: [cachedStamp] }),
-  },
-  {
-    name: 'D4 updateSaveStatus (safe to repeat)',
-    host,
-    method: 'patch',
-    path: '/stamp-cache/stamps/bulk/meta/store-db',
-    requestBody: [{ id: 41, store_save_status: 'saved', store_stream_id: 'kjzl6kcym7w8y7' }],
-    headers: bearer,
-    success: { body: { updated: [41] } },
-    invalidBody: { updated: ['41a'] },
-    idempotent: true,
-    call: (options) => client(options).updateSaveStatus({ items: [{ id: 41, store_save_status: 'saved', store_stream_id: 'kjzl6kcym7w8y7' }] }),
-    expectSuccess: (result) => expect(result).toEqual({ updated: [41] }),
   },
 ])
 
@@ -131,13 +82,5 @@ describe('bulk writes', () => {
     expect([bare.parameter, bare.details]).toEqual(['stamps', 'Pass the items as { stamps: [...] }.'])
     const none = (await failure(client().updateSaveStatus({} as never))) as InvalidParameterError
     expect([none.parameter, none.details]).toEqual(['items', 'Expected an array.'])
-  })
-
-  test('a PATCH item without stamp is sent as a deletion; DELETE drops keys other than provider and address', async () => {
-    nock(host).patch('/stamp-cache/stamps/bulk', [{ provider: 'Discord', address }]).reply(200, stampsWithScore)
-    await client().updateStamps({ stamps: [{ provider: 'Discord', address: account.address }] })
-    nock(host).delete('/stamp-cache/stamps/bulk', [{ provider: 'Google' }]).reply(200, { success: true, stamps: [] })
-    await client().deleteStamps({ stamps: [{ provider: 'Google', stamp: googleCredential } as never] })
-    expect(nock.isDone()).toBe(true)
   })
 })

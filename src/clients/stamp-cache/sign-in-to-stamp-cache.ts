@@ -1,19 +1,13 @@
-/** Sign-in to the stamp cache (D13, SIWE) and the sign-in nonce it needs (`GET /account/nonce`). */
+/** D13 of the stamp cache: sign-in with Ethereum (SIWE). */
 import type { Hex } from 'viem'
 import { createSiweMessage, SiweInvalidMessageFieldError } from 'viem/siwe'
-import { z } from 'zod'
 import { InvalidParameterError, ResponseValidationError } from '../../errors/index.js'
 import { accessTokenSchema, type SiweMessage } from '../../schemas/stamp-cache.js'
 import { parsePositiveInteger } from '../../utils/parse.js'
-import { checkSigner, type StampCacheContext, type StampCacheRequestOptions, type StampCacheSigner } from './context.js'
+import { checkSigner, type StampCacheContext, type StampCacheSigner } from './context.js'
+import { getStampCacheSignInNonce } from './get-stamp-cache-sign-in-nonce.js'
 import type { InvalidAddressErrorType, InvalidParameterErrorType } from '../../errors/index.js'
 import type { RequestErrorType } from '../../http/transport.js'
-
-/**
- * Path of the sign-in nonce endpoint. It is not in the spec: the public scorer API serves it there,
- * and our reference server mirrors it (`GET /account/nonce` answering `{ nonce }`).
- */
-export const signInNoncePath = '/account/nonce'
 
 /** Parameters of {@link signInToStampCache}: the signer and the EIP-4361 fields. */
 export type SignInToStampCacheParameters = {
@@ -125,37 +119,6 @@ export async function signInToStampCache(
     message,
     signature,
   }
-}
-
-/** A fresh SIWE nonce from {@link getStampCacheSignInNonce}. */
-export type GetStampCacheSignInNonceReturnType = { nonce: string }
-
-const signInNonceSchema = z.object({
-  nonce: z.string().regex(/^[a-zA-Z0-9]{8,}$/, 'Expected a SIWE nonce of at least 8 letters or digits'),
-})
-
-/** Parameters of {@link getStampCacheSignInNonce}. */
-export type GetStampCacheSignInNonceParameters = StampCacheRequestOptions
-
-/** What {@link getStampCacheSignInNonce} throws (see its `@throws`). */
-export type GetStampCacheSignInNonceErrorType = RequestErrorType
-
-/**
- * Asks the server for a fresh sign-in nonce: `GET /account/nonce` answering `{ nonce }`. Not in the
- * spec: the public scorer API serves it at this path and our reference server mirrors it.
- *
- * @throws {HttpRequestError} and subclasses when the server refuses; {@link ResponseValidationError}
- * when the nonce is not 8+ letters or digits (a SIWE message could not carry it).
- * @example
- * import { createStampCacheClient, getStampCacheSignInNonce } from 'personhood'
- * const { nonce } = await getStampCacheSignInNonce(createStampCacheClient({ baseUrl }))
- */
-export async function getStampCacheSignInNonce(
-  client: StampCacheContext,
-  { signal }: GetStampCacheSignInNonceParameters = {},
-): Promise<GetStampCacheSignInNonceReturnType> {
-  const { data } = await client.transport.request({ method: 'GET', path: signInNoncePath, schema: signInNonceSchema, signal })
-  return { nonce: data.nonce }
 }
 
 function checkDate(value: unknown, name: string): Date {
