@@ -455,7 +455,7 @@ pre { white-space: pre-wrap; overflow-wrap: anywhere; background: #f6f8fa; paddi
 table { border-collapse: collapse; width: 100%; font-size: .9rem; margin: .5rem 0 1rem; }
 th, td { text-align: left; padding: .35rem .5rem; border-bottom: 1px solid #e9ecef; vertical-align: top; }
 th { font-size: .8rem; color: #495057; font-weight: 600; white-space: nowrap; }
-.num { text-align: right; font-variant-numeric: tabular-nums; }
+.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; overflow-wrap: normal; }
 .cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(300px, 1fr)); gap: 12px; }
 .card { border: 1px solid #dee2e6; border-radius: 8px; padding: 4px 14px 10px; min-width: 0; }
 .card h3 { margin-top: .6rem; }

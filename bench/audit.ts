@@ -1,0 +1,133 @@
+/**
+ * What an audit costs as the vote grows, through real sources: for each size, a demo world of that
+ * many wallets is served in its own process (the reference server and the local chain, as
+ * `personhood demo` builds them), its proposal's votes written as the demo writes them, and
+ * `personhood audit`'s own code path (`runAuditCommand`: audit(), then the four report files) run in
+ * another process against it, so the peak memory is the audit's alone. Prints a markdown table:
+ * voters, requests sent (every HTTP and JSON-RPC request, counted as it leaves), time, peak resident
+ * memory (the process's RSS high-water mark) and the report's size.
+ *
+ * Linked wallets are off (`--no-linked-wallets`): they add one score-history read per voter, paced
+ * by the key's tier (2,000 per 15 minutes at tier 3), which would make the large sizes a matter of
+ * hours. `--linked-wallets` turns them on.
+ *
+ *   npx tsx bench/audit.ts                       # 1,000, 10,000, 50,000 and 100,000 voters
+ *   npx tsx bench/audit.ts --sizes 1000,10000    # some of them
+ *
+ * BENCH_DEBUG=1 also prints, per size, the requests by kind (JSON-RPC method, HTTP path) and the
+ * heap (its sampled peak, and what stays after a full GC); BENCH_NODE_FLAGS passes flags to the
+ * audit's process (for example `--max-old-space-size=1024`).
+ */
+import { execFileSync, spawn } from 'node:child_process'
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { loadavg, cpus, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createInterface } from 'node:readline'
+import { fileURLToPath } from 'node:url'
+import { demoChoices, demoVotes, demoVotesCsv } from '../src/cli/audit-demo.js'
+import { runAuditCommand } from '../src/cli/audit.js'
+import { serveEnvironment } from '../src/cli/serve.js'
+import { startServe } from '../src/server/index.js'
+import { generateWorld } from '../src/world/index.js'
+
+const worldNow = '2025-06-01T00:00:00.000Z'
+/** The clock of the world and the audit: an hour after the world's day began. */
+const now = () => Date.parse(worldNow) + 3_600_000
+const self = fileURLToPath(import.meta.url)
+
+type World = { env: Record<string, string>; snapshot: string; votesFile: string; configFile: string; worldMs: number }
+type Measured = { voters: number; requests: number; seconds: number; peakRssMb: number; verified: number; reportMb: number }
+
+const [mode, ...rest] = process.argv.slice(2)
+
+if (mode === '--world') {
+  // A world of `wallets` wallets served with its local chain; its proposal's votes and config written to `dir`.
+  const [dir, wallets, voters] = [rest[0]!, Number(rest[1]), Number(rest[2])]
+  const started = performance.now()
+  const world = generateWorld({ now: worldNow, wallets })
+  const running = await startServe({ port: 0, host: '127.0.0.1', seed: 'demo', world, now, chain: { port: 0 } })
+  const chain = running.chain!
+  const votesFile = join(dir, 'votes.csv')
+  const configFile = join(dir, 'config.json')
+  writeFileSync(votesFile, demoVotesCsv(demoVotes(world, voters)))
+  writeFileSync(configFile, JSON.stringify({ strategy: 'human-verification', options: { credentials: ['gov-id', 'phone', 'biometrics', 'clean-hands'], match: 'any' } }))
+  const env = Object.fromEntries(serveEnvironment(running).map((variable) => [variable.name, variable.value]))
+  const tier = running.app.context.store.state.apiKeys.find((key) => key.key === running.apiKey)?.tier
+  if (tier !== undefined) env.PASSPORT_API_TIER = String(tier)
+  env.PERSONHOOD_RPC_URL = chain.rpcUrl!
+  const ready: World = { env, snapshot: chain.blockAt(new Date(now()).toISOString()).toString(), votesFile, configFile, worldMs: performance.now() - started }
+  process.stdout.write(`${JSON.stringify(ready)}\n`)
+  // Served until the parent ends this process.
+  process.on('SIGTERM', () => void running.close().then(() => process.exit(0)))
+} else if (mode === '--audit') {
+  // One audit, as `personhood audit` runs it, every request counted as it leaves.
+  const [dir, linked] = [rest[0]!, rest[1] === 'linked']
+  const world = JSON.parse(rest[2]!) as World
+  let requests = 0
+  const kinds = new Map<string, number>()
+  const counting: typeof fetch = async (input, init) => {
+    requests++
+    if (process.env.BENCH_DEBUG) {
+      const request = new Request(input, init)
+      const kind = request.method === 'POST' ? `rpc ${(JSON.parse(await request.clone().text()) as { method: string }).method}` : new URL(request.url).pathname.replace(/0x[0-9a-fA-F]{40}/g, '<address>').replace(/\/\d+\//g, '/<n>/')
+      kinds.set(kind, (kinds.get(kind) ?? 0) + 1)
+      return fetch(request)
+    }
+    return fetch(input, init)
+  }
+  const out = join(dir, 'report')
+  // The heap sampled as the audit runs, for the table's note on where the memory goes.
+  let peakHeap = 0
+  const sampler = setInterval(() => (peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed)), 50)
+  const started = performance.now()
+  const { result } = await runAuditCommand(
+    { votes: world.votesFile, config: world.configFile, snapshot: world.snapshot, network: '10', out, choices: [...demoChoices], type: 'single-choice', cache: false, linkedWallets: linked },
+    { env: world.env, log: () => {}, fetch: counting, now },
+  )
+  const seconds = (performance.now() - started) / 1000
+  clearInterval(sampler)
+  if (process.env.BENCH_DEBUG) {
+    globalThis.gc?.()
+    console.error(JSON.stringify(Object.fromEntries(kinds)))
+    console.error(JSON.stringify({ peakHeapMb: peakHeap / 1048576, heapAfterMb: process.memoryUsage().heapUsed / 1048576, memory: process.memoryUsage() }))
+  }
+  const reportMb = ['audit.json', 'audit.csv', 'audit.md', 'audit.html'].reduce((total, name) => total + statSync(join(out, name)).size, 0) / 1024 / 1024
+  const measured: Measured = { voters: result.voters.length, requests, seconds, peakRssMb: process.resourceUsage().maxRSS / 1024, verified: result.summary.eligibleVoters, reportMb }
+  process.stdout.write(JSON.stringify(measured))
+} else {
+  const option = (name: string) => {
+    const at = process.argv.indexOf(name)
+    return at === -1 ? undefined : process.argv[at + 1]
+  }
+  const sizes = (option('--sizes') ?? '1000,10000,50000,100000').split(',').map(Number)
+  const linked = process.argv.includes('--linked-wallets')
+  const rows: string[] = []
+  for (const voters of sizes) {
+    const dir = mkdtempSync(join(tmpdir(), `personhood-bench-audit-${voters}-`))
+    const wallets = Math.max(voters, 400)
+    const server = spawn(process.execPath, ['--import', 'tsx', self, '--world', dir, String(wallets), String(voters)], { stdio: ['ignore', 'pipe', 'inherit'] })
+    try {
+      const line = await new Promise<string>((resolve, reject) => {
+        createInterface({ input: server.stdout }).once('line', resolve)
+        server.once('exit', (code) => reject(new Error(`the world of ${wallets} wallets exited with ${code}`)))
+      })
+      const world = JSON.parse(line) as World
+      const text = execFileSync(process.execPath, [...(process.env.BENCH_DEBUG ? ['--expose-gc'] : []), ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', self, '--audit', dir, linked ? 'linked' : 'no', line], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })
+      const measured = JSON.parse(text) as Measured
+      rows.push(
+        `| ${measured.voters.toLocaleString('en-US')} | ${measured.verified.toLocaleString('en-US')} | ${measured.requests.toLocaleString('en-US')} | ${measured.seconds.toFixed(1)} | ${Math.round(measured.peakRssMb).toLocaleString('en-US')} | ${measured.reportMb.toFixed(1)} | ${(world.worldMs / 1000).toFixed(1)} |`,
+      )
+    } catch (error) {
+      rows.push(`| ${voters.toLocaleString('en-US')} | failed: ${String(error instanceof Error ? error.message : error).split('\n')[0]} | | | | | |`)
+    } finally {
+      server.kill('SIGTERM')
+      rmSync(dir, { recursive: true, force: true })
+    }
+    console.error(rows.at(-1))
+  }
+  console.log(`Audit through the reference server and the local chain (human-verification, four credentials, Passport fallback, linked wallets ${linked ? 'on' : 'off'}), Node ${process.version}, ${cpus().length} cores, load average ${loadavg()[0]!.toFixed(1)} at the end.`)
+  console.log('')
+  console.log('| voters | verified | requests | time (s) | peak RSS (MB) | report (MB) | world up (s) |')
+  console.log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: |')
+  for (const row of rows) console.log(row)
+}
