@@ -186,9 +186,10 @@ export async function findBlockAtTime(
  */
 export function blockAtTimeOnClock(clock: BlockClock, timestamp: bigint | number): bigint | undefined {
   const time = parseTime(timestamp)
-  const { anchor, stepMs, exact } = parseClock(clock)
-  if (!exact || time < anchor.timestamp) return undefined
-  return predict(anchor, stepMs, time)
+  const exact = exactClock(clock)
+  if (!exact) return undefined
+  const block = rules.clockBlockAt(exact, Number(time))
+  return block === undefined ? undefined : BigInt(block)
 }
 
 /**
@@ -200,9 +201,14 @@ export function blockAtTimeOnClock(clock: BlockClock, timestamp: bigint | number
  */
 export function isLastBlockOnClock(clock: BlockClock, block: { number: bigint; timestamp: bigint }, timestamp: bigint | number): boolean {
   const time = parseTime(timestamp)
+  const exact = exactClock(clock)
+  return exact !== undefined && rules.isLastOnClock(exact, { number: Number(block.number), timestamp: Number(block.timestamp) }, Number(time))
+}
+
+/** An exact clock in the rules' terms (src/verify/rules.ts judges with it, as the score-api folders do); undefined when not exact. */
+function exactClock(clock: BlockClock): rules.HubClock | undefined {
   const { anchor, stepMs, exact } = parseClock(clock)
-  const onClock = exact && block.number >= anchor.blockNumber && block.timestamp * 1000n === anchor.timestamp * 1000n + (block.number - anchor.blockNumber) * stepMs
-  return onClock && block.timestamp <= time && (time - block.timestamp) * 1000n < stepMs
+  return exact ? { block: Number(anchor.blockNumber), timestamp: Number(anchor.timestamp), seconds: Number(stepMs) / 1000 } : undefined
 }
 
 /**

@@ -109,34 +109,33 @@ function hubClock(network: string): HubClock | undefined {
 }
 
 /**
- * The hub chain's last block at or before `timestamp` (Unix seconds), by its
- * clock: undefined before the clock's anchor or for a network with no clock.
- * A block read there must sit where the clock says ({@link isOnHubClock}).
+ * The last block at or before `timestamp` (Unix seconds) on an exact clock:
+ * undefined before the clock's anchor. A block read there must sit where the
+ * clock says ({@link isLastOnClock}).
  */
-export function hubBlockAt(
-  network: string,
+export function clockBlockAt(
+  clock: HubClock,
   timestamp: number
 ): number | undefined {
-  const clock = hubClock(network);
-  if (!clock || !Number.isSafeInteger(timestamp)) return undefined;
-  if (timestamp < clock.timestamp) return undefined;
+  if (!Number.isSafeInteger(timestamp) || timestamp < clock.timestamp) {
+    return undefined;
+  }
   return (
     clock.block + Math.floor((timestamp - clock.timestamp) / clock.seconds)
   );
 }
 
 /**
- * Whether a block of the hub chain, as read (`number`, `timestamp`), is the
- * last one at or before `at`: on the clock, and within one block time of `at`.
- * False tells that the chain left its clock: map the time another way.
+ * Whether a block, as read (`number`, `timestamp`), is the last one at or
+ * before `at` on an exact clock: where the clock puts it, and within one block
+ * time of `at`. False tells that the chain left its clock.
  */
-export function isOnHubClock(
-  network: string,
+export function isLastOnClock(
+  clock: HubClock,
   block: { number: number; timestamp: number },
   at: number
 ): boolean {
-  const clock = hubClock(network);
-  if (!clock || block.number < clock.block) return false;
+  if (block.number < clock.block) return false;
   const expected =
     clock.timestamp + (block.number - clock.block) * clock.seconds;
   return (
@@ -144,6 +143,25 @@ export function isOnHubClock(
     block.timestamp <= at &&
     at < block.timestamp + clock.seconds
   );
+}
+
+/** {@link clockBlockAt} on a hub chain's clock (undefined for another network). */
+export function hubBlockAt(
+  network: string,
+  timestamp: number
+): number | undefined {
+  const clock = hubClock(network);
+  return clock ? clockBlockAt(clock, timestamp) : undefined;
+}
+
+/** {@link isLastOnClock} on a hub chain's clock (false for another network). */
+export function isOnHubClock(
+  network: string,
+  block: { number: number; timestamp: number },
+  at: number
+): boolean {
+  const clock = hubClock(network);
+  return clock ? isLastOnClock(clock, block, at) : false;
 }
 
 /** The error a rule throws for an input it cannot judge; `parameter` names the input. */
