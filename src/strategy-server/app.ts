@@ -192,7 +192,7 @@ export function createStrategyServer(options: CreateStrategyServerOptions): Stra
     ),
   )
   app.get('/metrics', (c) =>
-    c.text(metrics.render({ personhood_strategy_store_answers: store.size, personhood_strategy_pending_runs: scorer.pending }), 200, { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8' }),
+    c.text(metrics.render({ personhood_strategy_store_answers: store.size, personhood_strategy_pending_runs: scorer.pending, personhood_strategy_queued_addresses: scorer.queued }), 200, { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8' }),
   )
   app.get('/', (c) => c.json({ strategies: Object.fromEntries(Object.entries(strategies).map(([name, definition]) => [name, { title: definition.title, path: `/strategies/${name}` }])), networks }))
 

@@ -80,6 +80,8 @@ export type StrategyScorer = {
   score(call: ScoreCall): Promise<ScoreCallResult>
   /** Runs in flight or waiting. */
   readonly pending: number
+  /** Addresses waiting for a run or in one, over every group (a burst's depth). */
+  readonly queued: number
   /** Resolves when no run is in flight or waiting. */
   idle(): Promise<void>
 }
@@ -332,6 +334,11 @@ export function createStrategyScorer(parameters: CreateStrategyScorerParameters)
     },
     get pending() {
       return groups.size
+    },
+    get queued() {
+      let count = 0
+      for (const group of groups.values()) count += group.waiting.size + group.running.size
+      return count
     },
     idle() {
       if (groups.size === 0) return Promise.resolve()

@@ -50,3 +50,11 @@ export function maxInAnyWindow(starts: readonly number[], windowMs: number): num
   }
   return max
 }
+
+/**
+ * Waits until `condition()` holds, checking after each turn of the event loop: for a state the test
+ * brings about itself (a gate it holds), never a clock. Only the test's own timeout bounds it.
+ */
+export async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 2))
+}
