@@ -3,7 +3,7 @@
  */
 import { Command, Option } from 'commander'
 import type { ScoreCommandOptions } from '../score.js'
-import { defaultNetwork } from '../../utils/parse.js'
+import { defaultNetwork } from '../../utils/network.js'
 import { demoServerNote, helpFooter, sourceVariables } from '../help.js'
 import { duration } from './parsers.js'
 

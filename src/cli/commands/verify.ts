@@ -4,7 +4,7 @@
 import { Command, Option } from 'commander'
 import { createColours } from '../../utils/colour.js'
 import { stringifyJson } from '../../utils/json.js'
-import { defaultNetwork } from '../../utils/parse.js'
+import { defaultNetwork } from '../../utils/network.js'
 import { sanitizeTerminal } from '../../utils/sanitize.js'
 import { exitCodes } from '../exit-codes.js'
 import { demoServerNote, helpFooter, sourceVariables, terminalVariables } from '../help.js'
