@@ -41,6 +41,8 @@ export function demoCommand(): Command {
         else for (const line of formatDemoReport(report)) console.log(line)
         return
       }
+      // Said before the modules load (a second or more on a busy machine), so the run never starts silent.
+      console.log(`personhood demo: a world of ${flags.wallets ?? 400} wallets, its reference server and local chain, a proposal of ${flags.voters} votes and its audit (report in ${flags.out}/).`)
       const { runAuditDemo } = await import('../audit-demo.js')
       await runAuditDemo({ out: flags.out, voters: flags.voters, ...(flags.wallets ? { wallets: flags.wallets } : {}), ...(flags.worldNow ? { worldNow: flags.worldNow } : {}) })
     })
