@@ -29,7 +29,7 @@ const files = topFlag === -1 ? args : args.filter((_, index) => index !== topFla
 
 const records = mkdtempSync(join(tmpdir(), 'personhood-suite-bench-'))
 const started = performance.now()
-const vitest = spawn(process.execPath, [join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--config', 'bench/suite/config.ts', ...files], {
+const vitest = spawn(process.execPath, [join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--config', process.env.PERSONHOOD_SUITE_CONFIG ?? 'bench/suite/config.ts', ...files], {
   cwd: root,
   env: { ...process.env, PERSONHOOD_SUITE_BENCH: records },
   stdio: ['ignore', 'pipe', 'inherit'],
