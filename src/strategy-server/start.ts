@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
 import { serve as bindNode, type ServerType } from '@hono/node-server'
-import { createPublicClient, http } from 'viem'
+import { createRpcUrlClient } from '../chain/rpc-url.js'
 import { z } from 'zod'
 import { ConfigFileError } from '../errors/audit.js'
 import { InvalidParameterError } from '../errors/input.js'
@@ -207,7 +207,7 @@ export async function startStrategyServer(options: StartStrategyServerOptions): 
   const metrics = createStrategyServerMetrics()
   const upstream = countingFetch(options.fetch ?? fetch, metrics)
   const providers: Record<string, StrategyProvider> = {}
-  for (const [network, rpcUrl] of Object.entries(config.rpc ?? {})) providers[network] = createPublicClient({ transport: http(rpcUrl, { retryCount: 2, fetchFn: upstream }) })
+  for (const [network, rpcUrl] of Object.entries(config.rpc ?? {})) providers[network] = createRpcUrlClient(rpcUrl, { fetch: upstream })
   Object.assign(providers, options.providers)
   if (Object.keys(providers).length === 0) {
     throw new InvalidParameterError({ parameter: 'rpc', reason: 'No network is configured: give a JSON-RPC URL per network ("rpc": { "10": "https://..." } in --config, or PERSONHOOD_RPC_URL_10).' })

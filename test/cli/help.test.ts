@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { createProgram } from '../../src/cli/main.js'
-import { exitCodes } from '../../src/cli/exit-codes.js'
+import { exitCodeFor, exitCodes } from '../../src/cli/exit-codes.js'
+import { EvmNotInstalledError, InvalidParameterError, LocalChainError } from '../../src/errors/index.js'
 import { defaultNetwork } from '../../src/utils/parse.js'
 
 /** A command's whole `--help` text, as commander prints it (the text after the options included). */
@@ -30,6 +31,17 @@ describe('every command’s --help', () => {
     expect(codes).toEqual(Object.values(exitCodes))
   })
 
+  test('demo and serve list exit 4 for a missing EVM, demo exit 3 for a wrong input, each as exit-codes.ts numbers them', () => {
+    const listed = (name: string) => [...helpOf(name).matchAll(/^ {2}(\d) {2}/gm)].map((match) => Number(match[1]))
+    const evmMissing = exitCodeFor(new EvmNotInstalledError({ packageName: '@nomicfoundation/edr', packageVersion: '0.12.0-next.23' }))
+    const portTaken = exitCodeFor(new LocalChainError({ shortMessage: 'The local chain could not start: port 8545 is taken.' }))
+    expect(evmMissing).toBe(4)
+    expect(portTaken).toBe(4)
+    for (const name of ['demo', 'serve']) expect(listed(name)).toContain(evmMissing)
+    expect(helpOf('demo')).toMatch(/^ {2}4 {2}the local chain could not start: its EVM \(@nomicfoundation\/edr, an optional peer dependency\) is not installed/m)
+    expect(listed('demo')).toContain(exitCodeFor(new InvalidParameterError({ parameter: 'now', reason: 'not a date' })))
+  })
+
   test('required options are marked', () => {
     const score = helpOf('score')
     for (const flag of ['--strategy', '--snapshot', '--addresses']) expect(score).toMatch(new RegExp(`${flag} <[^>]+>\\s+\\(required\\)`))
@@ -39,7 +51,8 @@ describe('every command’s --help', () => {
   test('one default network, said by every command that takes --network: 10 (Optimism), the proposal\'s first for audit', () => {
     const said = (name: string) => helpOf(name).replace(/\s+/g, ' ')
     for (const name of ['score', 'verify']) {
-      expect(said(name)).toContain("--network <id> the space's network, a chain id (default: 10, Optimism, where Human ID lives) (default: \"10\")")
+      expect(said(name)).toContain("--network <id> the space's network, a chain id (default: 10, Optimism, where Human ID lives)")
+      expect(said(name).match(/\(default: [^)]*\)/g)!.filter((text) => text.includes('10'))).toEqual(['(default: 10, Optimism, where Human ID lives)'])
       const option = createProgram().commands.find((command) => command.name() === name)!.options.find((item) => item.long === '--network')!
       expect(option.defaultValue).toBe(defaultNetwork)
     }

@@ -37,7 +37,6 @@ export function strategyServerCommand(): Command {
         overrides: { port: flags.port, host: flags.host, store: flags.store, publicUrl: flags.publicUrl },
       })
       const running = await startStrategyServer({ config, ...(flags.quiet ? {} : { log: (line: string) => console.log(line) }) })
-      for (const line of running.describe()) console.log(line)
       const stop = (signal: string) => {
         console.log(`${signal}: finishing the calls in flight, then closing the store...`)
         running.close().then(
@@ -50,5 +49,7 @@ export function strategyServerCommand(): Command {
       }
       process.once('SIGINT', () => stop('SIGINT'))
       process.once('SIGTERM', () => stop('SIGTERM'))
+      // Ready is said once a signal would close it cleanly: a supervisor may stop it at once.
+      for (const line of running.describe()) console.log(line)
     })
 }
