@@ -224,14 +224,16 @@ function planInner({ strategy, entry, index, runtime }: { strategy: string; entr
     return { ...entry, via: 'process', strategy: found }
   }
   if (context.scoreApi) return { ...entry, via: 'score-api' }
+  if (context.strategies) {
+    throw new StrategyOptionsError({ strategy, issues: [{ path: at('name'), message: `No strategy "${entry.name}" in the registry given (context.strategies), and no score-api is configured to run it (context.scoreApi).` }] })
+  }
+  // Not the space's fault: the operator has not said where score-api is (a configuration issue, by its variable's name).
   throw new StrategyOptionsError({
     strategy,
     issues: [
       {
-        path: at('name'),
-        message: context.strategies
-          ? `No strategy "${entry.name}" in the registry given (context.strategies), and no score-api is configured to run it (context.scoreApi).`
-          : `No strategy "${entry.name}" among this package's (${Object.keys(defaultInnerStrategies).join(', ')}), and no score-api is configured to run it: set the score-api URL (PERSONHOOD_SCORE_API_URL, or context.scoreApi).`,
+        path: ['PERSONHOOD_SCORE_API_URL'],
+        message: `strategies.${index}.name: no strategy "${entry.name}" among this package's (${Object.keys(defaultInnerStrategies).join(', ')}), and no score-api is configured to run it: set PERSONHOOD_SCORE_API_URL (context.scoreApi).`,
       },
     ],
   })

@@ -147,11 +147,9 @@ describe('human-gated through score-api', () => {
     expect(await issues({}, gated.server.context())).toMatchInlineSnapshot(`
       [
         {
-          "message": "No strategy "erc20-balance-of" among this package's (human-id, passport-v2, human-verification), and no score-api is configured to run it: set the score-api URL (PERSONHOOD_SCORE_API_URL, or context.scoreApi).",
+          "message": "strategies.0.name: no strategy "erc20-balance-of" among this package's (human-id, passport-v2, human-verification), and no score-api is configured to run it: set PERSONHOOD_SCORE_API_URL (context.scoreApi).",
           "path": [
-            "strategies",
-            0,
-            "name",
+            "PERSONHOOD_SCORE_API_URL",
           ],
         },
       ]
