@@ -105,7 +105,7 @@ describe('human-gated on the strategy server, inner strategies from score-api', 
     expect(standIn.requests.length).toBe(before)
     // A voter never asked needs a run, which this server cannot make: it says so (never a 0).
     const stranger = '0x00000000000000000000000000000000000a11ce'
-    const failed = await ask(server, { mode: 'gate' }, [stranger]).catch((error: unknown) => error as { status: number; body: string })
+    const failed = (await ask(server, { mode: 'gate' }, [stranger]).catch((error: unknown) => error)) as { status: number; body: string }
     expect(failed.status).toBe(500)
     expect(JSON.parse(failed.body).error.code).toBe('SERVER_NOT_CONFIGURED')
   }, 180_000)
