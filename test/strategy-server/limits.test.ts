@@ -132,7 +132,7 @@ describe('strategy server limits', () => {
   }, 60_000)
 
   it('docs/strategy-server.md lists every endpoint served and says what SIGTERM does', () => {
-    const docs = readFileSync(new URL('../../docs/strategy-server.md', import.meta.url), 'utf8')
+    const docs = readFileSync(new URL('../../docs/strategy-server.md', import.meta.url), 'utf8').replace(/\s+/g, ' ')
     for (const name of Object.keys(strategyDefinitions)) expect(docs, name).toContain(`\`/strategies/${name}\``)
     expect(docs).toContain('new connections are refused')
     expect(docs).not.toContain('new calls get 503 so a load balancer')
