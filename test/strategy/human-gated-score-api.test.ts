@@ -170,3 +170,36 @@ describe('human-gated through score-api', () => {
     `)
   }, 60_000)
 })
+
+describe('personhood score previews human-gated over score-api', () => {
+  it('PERSONHOOD_SCORE_API_URL (or --score-api) gives the command the same scores as the library', async () => {
+    const { startUpstreams } = await import('../score-api-host/upstreams.js')
+    const { runScoreCommand } = await import('../../src/cli/score.js')
+    const context = gated.server.context()
+    // The Ethereum token chain over HTTP, as the command takes a network (--rpc).
+    const upstreams = await startUpstreams({ '1': gated.ethereum.provider })
+    try {
+      const addresses = voters.slice(0, 20)
+      const before = standIn.requests.length
+      const options = { strategies: gated.inner(), mode: 'quadratic', scorerId: 1 }
+      const env = {
+        PASSPORT_API_KEY: context.passport!.apiKey!,
+        PASSPORT_API_URL: context.passport!.baseUrl!,
+        PASSPORT_API_TIER: '3',
+        HUMAN_ID_RPC_URL: context.humanId!.hubChain as string,
+        HUMAN_ID_API_URL: context.humanId!.baseUrl!,
+        ATTESTATION_INDEX_URL: context.humanId!.attestationIndexBaseUrl!,
+        PERSONHOOD_SCORE_API_KEY: 'operator-key',
+      }
+      const command = await runScoreCommand(
+        { strategy: 'human-gated', network: '1', snapshot: String(gated.snapshot), addresses: addresses.join(','), options: JSON.stringify(options), rpc: `${upstreams.broviderUrl}/1`, scoreApi: standIn.url, format: 'json' },
+        { env, log: () => {} },
+      )
+      const library = await run({ mode: 'quadratic', scorerId: 1 }, gated.context(), addresses)
+      expect(command.scores).toEqual(library.scores)
+      expect(standIn.requests.slice(before).map((request) => request.apiKey)).toEqual(['operator-key', 'operator-key'])
+    } finally {
+      await upstreams.close()
+    }
+  }, 180_000)
+})
