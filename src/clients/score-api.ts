@@ -9,9 +9,9 @@
  * message: 'unauthorized', data: <reason> }, id }` with the HTTP status equal to `code`.
  */
 import { z } from 'zod'
-import { HttpRequestError, ResponseValidationError, type ValidationIssue } from '../errors/http.js'
-import { InvalidParameterError } from '../errors/input.js'
-import { createTransport, type Transport, type TransportOptions } from '../http/transport.js'
+import { HttpRequestError, ResponseValidationError, type ResponseValidationErrorType, type ValidationIssue } from '../errors/http.js'
+import { InvalidParameterError, type InvalidParameterErrorType } from '../errors/input.js'
+import { createTransport, type RequestErrorType, type Transport, type TransportOptions } from '../http/transport.js'
 import { checkBaseUrl, createApiKeyTransport } from './shared.js'
 
 /** score-api's `MAX_STRATEGIES`: most strategies in one request. */
@@ -35,7 +35,7 @@ export const scoreApiScoresAnswerSchema = z.object({
 const scoreApiErrorSchema = z.object({ error: z.object({ code: z.number(), message: z.string(), data: z.unknown() }) })
 
 /** One strategy of a score-api request. */
-export type ScoreApiStrategy = { name: string; network: string; params: Record<string, unknown> }
+export type ScoreApiRequestStrategy = { name: string; network: string; params: Record<string, unknown> }
 
 /** Parameters of {@link createScoreApiClient}: where score-api is, its optional key, and transport options. */
 export type CreateScoreApiClientParameters = TransportOptions & {
@@ -53,7 +53,7 @@ export type GetScoreApiScoresParameters = {
   /** A block number of `network`, or 'latest'. */
   snapshot: bigint | number | 'latest'
   /** 1 to {@link scoreApiMaxStrategies}; each with its own network (score-api maps the block by time). */
-  strategies: readonly ScoreApiStrategy[]
+  strategies: readonly ScoreApiRequestStrategy[]
   /** Distinct addresses. */
   addresses: readonly string[]
   signal?: AbortSignal | undefined
@@ -67,6 +67,9 @@ export type GetScoreApiScoresReturnType = {
   cache: boolean
   scores: Map<string, number>[]
 }
+
+/** What {@link getScoreApiScores} throws: a refused argument, score-api's error (by status), no answer, or an answer not of score-api's shape. */
+export type GetScoreApiScoresErrorType = InvalidParameterErrorType | RequestErrorType | ResponseValidationErrorType
 
 /** A client of score-api's scoring endpoint. */
 export type ScoreApiClient = {
