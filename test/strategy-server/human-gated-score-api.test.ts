@@ -43,7 +43,7 @@ afterAll(async () => {
 async function start(config: Partial<StrategyServerConfig>, withKeys: boolean): Promise<RunningStrategyServer> {
   const world = gated.server.context()
   const server = await startStrategyServer({
-    config: { port: 0, salt, store: join(folder, 'answers.log'), ...config },
+    config: { port: 0, salt, store: join(folder, 'answers.log'), answerWithinMs: 600_000, ...config },
     providers: { '1': gated.ethereum.provider },
     context: { humanId: world.humanId, passport: withKeys ? world.passport : { ...world.passport, apiKey: undefined }, ...(world.clients ? { clients: world.clients } : {}) },
     now: world.now,

@@ -27,6 +27,7 @@ function configOf(overrides: Partial<StrategyServerConfig> = {}): StrategyServer
     rpc: { '10': world.env.HUMAN_ID_RPC_URL as string },
     passport: { apiKey: world.env.PASSPORT_API_KEY as string, baseUrl: world.env.PASSPORT_API_URL as string, tier: 3, scorerId: '1' },
     humanId: { hubChainRpc: world.env.HUMAN_ID_RPC_URL as string, apiUrl: world.env.HUMAN_ID_API_URL as string, attestationIndexUrl: world.env.ATTESTATION_INDEX_URL as string },
+    answerWithinMs: 600_000,
     ...overrides,
   }
 }
