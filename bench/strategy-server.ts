@@ -72,9 +72,13 @@ async function call(addresses: string[], snapshot: number) {
     const serverMs = Number(/dur=([0-9.]+)/.exec(response.headers.get('Server-Timing') ?? '')?.[1])
     return { ms: performance.now() - started, serverMs, scores, status: response.status }
   } catch (error) {
-    // 503 STILL_SCORING (Retry-After) past answerWithinMs; anything else is a failure of the bench.
-    if (!(error instanceof ApiV2Error) || error.status !== 503) throw error
-    return { ms: performance.now() - started, serverMs: Number.NaN, scores: {} as Record<string, number>, status: error.status }
+    // 503 STILL_SCORING (Retry-After) past answerWithinMs, or another failure (a 5xx naming its source,
+    // a connection reset: status 0): counted and reported, never read as scores.
+    const reset = error instanceof TypeError && (error.cause as NodeJS.ErrnoException | undefined)?.code === 'ECONNRESET'
+    if (!reset && !(error instanceof ApiV2Error)) throw error
+    const status = error instanceof ApiV2Error ? error.status : 0
+    if (status !== 503) console.log(`call failed after ${(performance.now() - started).toFixed(0)} ms: ${status || 'connection reset'} ${error instanceof ApiV2Error ? error.body.slice(0, 160) : ''}`)
+    return { ms: performance.now() - started, serverMs: Number.NaN, scores: {} as Record<string, number>, status }
   }
 }
 
@@ -123,7 +127,8 @@ const rows: Row[] = []
   const started = performance.now()
   const singles = await Promise.all(voters.map((voter) => call([voter], snapshot)))
   const wall = performance.now() - started
-  const late = voters.filter((_, index) => singles[index]!.status === 503)
+  const late = voters.filter((_, index) => singles[index]!.status !== 200)
+  const resets = singles.filter((single) => single.status !== 200 && single.status !== 503).length
   await runsDone()
   const retried = await Promise.all(late.map((voter) => call([voter], snapshot)))
   const burstUpstream = upstream() - before
@@ -134,7 +139,7 @@ const rows: Row[] = []
     voters: 1,
     wall: `${(wall / 1000).toFixed(2)} s (p50 ${percentile(singles.map((single) => single.ms), 50).toFixed(0)} ms, p99 ${percentile(singles.map((single) => single.ms), 99).toFixed(0)} ms, max ${Math.max(...singles.map((single) => single.ms)).toFixed(0)} ms)`,
     upstream: burstUpstream,
-    note: `${burstSize - late.length} answered, ${late.length} 503 + Retry-After; ${runs} runs; ${(burstUpstream / oneUpstream).toFixed(2)}x the one call (target <= 2x)`,
+    note: `${burstSize - late.length} answered, ${late.length - resets} 503 + Retry-After, ${resets} failed otherwise; ${runs} runs; ${(burstUpstream / oneUpstream).toFixed(2)}x the one call (target <= 2x)`,
   })
   if (late.length > 0) {
     rows.push({

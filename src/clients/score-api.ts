@@ -12,6 +12,7 @@ import { z } from 'zod'
 import { HttpRequestError, ResponseValidationError, type ResponseValidationErrorType, type ValidationIssue } from '../errors/http.js'
 import { InvalidParameterError, type InvalidParameterErrorType } from '../errors/input.js'
 import { createTransport, type RequestErrorType, type Transport, type TransportOptions } from '../http/transport.js'
+import { ConflictingRowsError, uniqueScoresByAddress } from '../rules/rows.js'
 import { checkBaseUrl, createApiKeyTransport } from './shared.js'
 
 /** score-api's `MAX_STRATEGIES`: most strategies in one request. */
@@ -98,11 +99,12 @@ export function createScoreApiClient(parameters: CreateScoreApiClientParameters)
 
 /**
  * Asks score-api for `strategies`' scores of `addresses` and checks the answer: one map per
- * strategy, every key a requested address (once, in any casing), every value a finite number.
+ * strategy, every key a requested address, every value a finite number, and an address under
+ * several casings only with one score (src/rules/rows.ts: two scores for one address are an error).
  *
  * @throws {InvalidParameterError} for more than {@link scoreApiMaxStrategies} strategies or none.
- * @throws {ResponseValidationError} when the answer is not score-api's shape (an address twice, an
- * address not asked for, a map missing).
+ * @throws {ResponseValidationError} when the answer is not score-api's shape (an address with two
+ * scores, an address not asked for, a map missing).
  * @throws {HttpRequestError} (and its subclasses) when score-api answers an error: its reason is
  * {@link readScoreApiErrorReason}.
  */
@@ -128,15 +130,18 @@ export async function getScoreApiScores(transport: Transport, parameters: GetSco
     issues.push({ path: ['result', 'scores'], message: `${data.result.scores.length} score maps for ${strategies.length} strategies.` })
   }
   const scores = data.result.scores.map((answer, index) => {
-    const byLower = new Map<string, number>()
     for (const [address, score] of Object.entries(answer)) {
-      const lower = address.toLowerCase()
-      if (!asked.has(lower)) issues.push({ path: ['result', 'scores', index, address], message: 'An address that was not asked for.' })
-      else if (byLower.has(lower)) issues.push({ path: ['result', 'scores', index, address], message: `${address} appears twice (in any casing): which score counts is unknown.` })
+      if (!asked.has(address.toLowerCase())) issues.push({ path: ['result', 'scores', index, address], message: 'An address that was not asked for.' })
       else if (!Number.isFinite(score)) issues.push({ path: ['result', 'scores', index, address], message: 'Not a finite number.' })
-      byLower.set(lower, score)
     }
-    return byLower
+    // The rule for rows about one address: the same score under several casings is one answer; two scores are an error.
+    try {
+      return uniqueScoresByAddress(answer, `score-api (strategy ${strategies[index]?.name ?? index})`)
+    } catch (error) {
+      if (!(error instanceof ConflictingRowsError)) throw error
+      issues.push({ path: ['result', 'scores', index, error.address], message: error.message })
+      return new Map<string, number>()
+    }
   })
   if (issues.length > 0) throw new ResponseValidationError({ method: 'POST', url: transport.buildUrl('/api/scores'), issues })
   return { state: data.result.state, cache: data.cache, scores }

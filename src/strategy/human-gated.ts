@@ -16,6 +16,7 @@ import { HttpRequestError, ResponseValidationError } from '../errors/http.js'
 import { InvalidParameterError } from '../errors/input.js'
 import { StrategyOptionsError, StrategySourceError } from '../errors/strategy.js'
 import { mapWithConcurrency } from '../http/concurrency.js'
+import { ConflictingRowsError, uniqueScoresByAddress } from '../rules/rows.js'
 import { applyHumanGate, type HumanGateMode } from '../verify/human-gate.js'
 import type { InnerStrategy, InnerStrategyRegistry, StrategyRuntime } from './context.js'
 import { readSource } from './deadline.js'
@@ -435,19 +436,19 @@ async function callInner(parameters: CallInnerParameters): Promise<Record<string
   return run.scores
 }
 
-/** An inner answer read as a number per voter: a missing voter is 0 (score-api's convention); an address twice (in any casing) or a value not a finite number is an error. */
+/** An inner answer read as a number per voter: a missing voter is 0 (score-api's convention); an address with two scores (in any casing) or a value not a finite number is an error. */
 function readScores(answer: unknown, addresses: readonly Address[], source: string): Map<Address, number> {
   if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) {
     throw new StrategySourceError({ source, addresses, reason: `The ${source} answered ${Array.isArray(answer) ? 'an array' : typeof answer}, not scores by address.` })
   }
-  const byLower = new Map<string, unknown>()
-  for (const [key, value] of Object.entries(answer)) {
-    const lower = key.toLowerCase()
-    if (byLower.has(lower)) {
-      const twice = addresses.filter((address) => address.toLowerCase() === lower)
-      throw new StrategySourceError({ source, addresses: twice.length ? twice : addresses, reason: `The ${source} answered ${key} twice (in any casing): which score counts is unknown.` })
-    }
-    byLower.set(lower, value)
+  let byLower: Map<string, unknown>
+  try {
+    // The rule for rows about one address: the same score under several casings is one answer; two scores are an error.
+    byLower = uniqueScoresByAddress(answer as Record<string, number>, `The ${source}`)
+  } catch (error) {
+    if (!(error instanceof ConflictingRowsError)) throw error
+    const twice = addresses.filter((address) => address.toLowerCase() === error.address.toLowerCase())
+    throw new StrategySourceError({ source, addresses: twice.length ? twice : addresses, reason: error.message, cause: error })
   }
   const bad: Address[] = []
   const scores = new Map<Address, number>()

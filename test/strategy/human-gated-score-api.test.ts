@@ -78,9 +78,11 @@ describe('human-gated through score-api', () => {
   }
   const answer = (result: unknown) => ({ status: 200, body: JSON.stringify({ jsonrpc: '2.0', result, id: null, cache: false }) })
 
-  it('an address twice in any casing, an address not asked for, or another shape is an error naming the inner strategy, never a 0', async () => {
+  it('an address with two scores in any casing, an address not asked for, or another shape is an error naming the inner strategy, never a 0', async () => {
     const [one] = fewVoters()
-    expect(await failing(answer({ state: 'final', scores: [{ [one!]: 1, [one!.toLowerCase()]: 2 }] }))).toMatchInlineSnapshot(`"score-api's answer is not its documented shape: result.scores.0.${one!.toLowerCase()}: ${one!.toLowerCase()} appears twice (in any casing): which score counts is unknown."`)
+    expect(await failing(answer({ state: 'final', scores: [{ [one!]: 1, [one!.toLowerCase()]: 2 }] }))).toBe(
+      `score-api's answer is not its documented shape: result.scores.0.${one}: score-api (strategy erc20-balance-of) answered two different rows for ${one}: 1 under ${one} and 2 under ${one!.toLowerCase()}.`,
+    )
     expect(await failing(answer({ state: 'final', scores: [{ '0x000000000000000000000000000000000000dEaD': 1 }] }))).toMatchInlineSnapshot(
       `"score-api's answer is not its documented shape: result.scores.0.0x000000000000000000000000000000000000dEaD: An address that was not asked for."`,
     )
