@@ -26,6 +26,12 @@ export const sourceVariables: [string, string][] = [
   ['ATTESTATION_INDEX_URL, PERSONHOOD_ATTESTATION_INDEX_URL', 'attestation index (--index-url wins)'],
 ]
 
+/** score-api's variables, read where `human-gated` runs (score). */
+export const scoreApiVariables: [string, string][] = [
+  ['PERSONHOOD_SCORE_API_URL', "score-api, for human-gated's inner strategies that are not this package's (--score-api wins)"],
+  ['PERSONHOOD_SCORE_API_KEY', 'score-api API key (sent as X-API-KEY to that URL only)'],
+]
+
 /** Variables of the terminal's output. */
 export const terminalVariables: [string, string][] = [
   ['NO_COLOR', 'set (not empty): no colour'],

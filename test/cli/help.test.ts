@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { describe, expect, test } from 'vitest'
 import { createProgram } from '../../src/cli/main.js'
 import { exitCodeFor, exitCodes } from '../../src/cli/exit-codes.js'
@@ -62,5 +63,35 @@ describe('every command’s --help', () => {
 
   test('commands that print a summary name NO_COLOR', () => {
     for (const name of ['verify', 'audit']) expect(helpOf(name)).toContain('NO_COLOR')
+  })
+})
+
+describe('strategy-server --help says what the command reads', () => {
+  const environment = (help: string) => {
+    const section = help.split('Environment:\n')[1]!.split('\n\n')[0]!
+    return section.split('\n').map((line) => line.trim().split(/\s{2,}/)[0]!)
+  }
+  const valueFor = (name: string) =>
+    name === 'PORT' ? '9999' : name === 'PASSPORT_API_TIER' ? '2' : name === 'STRATEGY_DEADLINE_MS' ? '1234' : /URL/.test(name) ? 'https://somewhere.example/x' : 'a-value-of-this-test'
+
+  test('every variable it lists changes the configuration the server starts with, and the audit’s are not listed', async () => {
+    const { readStrategyServerConfig } = await import('../../src/strategy-server/start.js')
+    const names = environment(helpOf('strategy-server'))
+    expect(names).not.toContain('PERSONHOOD_RPC_URL')
+    expect(helpOf('strategy-server')).not.toMatch(/--rpc\b|--hub-chain-rpc/)
+    const base = readStrategyServerConfig({ env: {} })
+    for (const listed of names) {
+      const name = listed.replace('<chainId>', '10')
+      expect(readStrategyServerConfig({ env: { [name]: valueFor(name) } }), name).not.toEqual(base)
+    }
+  })
+
+  test('every variable the configuration reader reads is listed', () => {
+    const source = readFileSync(new URL('../../src/strategy-server/start.ts', import.meta.url), 'utf8')
+    const read = [...source.matchAll(/first\(env, '([A-Z_]+)'\)|integerFrom\(env, '([A-Z_]+)'\)/g)].map((match) => match[1] ?? match[2])
+    expect(read.length).toBeGreaterThan(10)
+    const names = environment(helpOf('strategy-server'))
+    for (const name of new Set(read)) expect(names, name).toContain(name)
+    expect(names).toContain('PERSONHOOD_RPC_URL_<chainId>')
   })
 })

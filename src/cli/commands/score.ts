@@ -4,7 +4,7 @@
 import { Command, Option } from 'commander'
 import type { ScoreCommandOptions } from '../score.js'
 import { defaultNetwork } from '../../utils/network.js'
-import { demoServerNote, helpFooter, sourceVariables } from '../help.js'
+import { demoServerNote, helpFooter, scoreApiVariables, sourceVariables } from '../help.js'
 import { duration } from './parsers.js'
 
 /** The flags of `score`. */
@@ -22,11 +22,11 @@ export function scoreCommand(): Command {
           ['a file of addresses (one a line), the options a space sets (a scorer id is a number), as JSON', 'personhood score --strategy passport-v2 --snapshot latest --addresses voters.txt --options \'{"scorerId":1}\' --json'],
         ],
         examplesNote: demoServerNote,
-        variables: sourceVariables,
+        variables: [...sourceVariables, ...scoreApiVariables],
         exits: ['ok', 'internal', 'usage', 'input', 'source', 'block'],
       }),
     )
-    .requiredOption('--strategy <name>', '(required) human-id, passport-v2 or human-verification')
+    .requiredOption('--strategy <name>', '(required) human-id, passport-v2, human-verification or human-gated')
     .addOption(new Option('--network <id>', "the space's network, a chain id").default(defaultNetwork, `${defaultNetwork}, Optimism, where Human ID lives`))
     .requiredOption('--snapshot <block>', '(required) a block number of that network, or latest')
     .requiredOption('--addresses <file|list>', '(required) a comma-separated list, or a file with one address per line (or a CSV, first column)')
@@ -37,6 +37,7 @@ export function scoreCommand(): Command {
     .option('--registry-url <url>', 'Passport v1 registry host')
     .option('--human-id-url <url>', 'Human ID API')
     .option('--index-url <url>', 'attestation index')
+    .option('--score-api <url>', "score-api, for human-gated's inner strategies that are not this package's (default: PERSONHOOD_SCORE_API_URL)")
     .option('--max-wait <duration>', 'longest wait for rate budget (90s, 15m, 1h); past it the command fails (exit 4) instead of waiting', duration)
     .option('--json', 'print JSON')
     .option('--csv', 'print CSV')

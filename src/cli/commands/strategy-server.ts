@@ -3,7 +3,8 @@
  * api-v2 strategy, until SIGINT or SIGTERM (the calls in flight finish, the store is closed).
  */
 import { Command } from 'commander'
-import { helpFooter, sourceVariables } from '../help.js'
+import { strategyServerVariables } from '../../strategy-server/environment.js'
+import { helpFooter } from '../help.js'
 import { integer } from './parsers.js'
 
 /** The flags of `strategy-server`. */
@@ -19,11 +20,11 @@ export function strategyServerCommand(): Command {
       'after',
       helpFooter({
         examples: [['serve the strategies with a config file', 'personhood strategy-server --config strategy-server.json --port 8788']],
-        variables: [...sourceVariables, ['SNAPSHOT_API_STRATEGY_SALT', "score-api's salt (api-get secrets)"]],
+        variables: strategyServerVariables.map(([name, meaning]) => [name, meaning]),
         exits: ['ok', 'internal', 'usage', 'input'],
       }),
     )
-    .option('--config <file>', 'JSON configuration: rpc per network, passport, humanId, salt, store... (the environment wins over it, flags over both)')
+    .option('--config <file>', 'JSON configuration: rpc per network, passport, humanId, scoreApi, salt, store... (the environment wins over it, flags over both)')
     .option('--port <port>', 'port to listen on (0: any free port; default 8788)', integer('--port', 0, 65_535))
     .option('--host <host>', 'host to bind (default 127.0.0.1; 0.0.0.0 in a container)')
     .option('--store <file>', 'the answer store file, or none for memory only (default personhood-answers.log)')
