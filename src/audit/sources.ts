@@ -147,7 +147,9 @@ export function createAuditSources(parameters: CreateAuditSourcesParameters): Au
   let through: typeof fetch = counted
   let cache: CacheStats | null = null
   const auditFetch: typeof fetch = (input, init) => through(input, init)
-  const overHttp = (url: string) => createPublicClient({ transport: http(url, { retryCount: 2, fetchFn: auditFetch }) })
+  // A reader call is planned near a node's 50M-gas cap: a node may take tens of seconds on it
+  // (snapshot.js's provider gives 25 s); viem's default of 10 s would send it again while it runs.
+  const overHttp = (url: string) => createPublicClient({ transport: http(url, { retryCount: 2, timeout: 60_000, fetchFn: auditFetch }) })
 
   const provider = readOnceClient(typeof parameters.provider === 'string' ? overHttp(parameters.provider) : parameters.provider)
   const configuredHub = context.humanId?.hubChain

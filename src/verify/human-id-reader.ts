@@ -194,6 +194,29 @@ export function planReaderChunks(
   return chunks;
 }
 
+/**
+ * Voters one call holds within its limits when none has an attestation to
+ * read (each attestation asked takes the room of about one voter less).
+ */
+export function readerVotersPerCall(layout: ReaderLayout): number {
+  const fits = (voters: number) => {
+    const next = plan(layout, voters, 0);
+    return (
+      next.gas <= readerLimits.gas &&
+      next.input <= readerLimits.input &&
+      next.bytes <= readerLimits.bytes
+    );
+  };
+  let low = 1;
+  let high = 65536;
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if (fits(middle)) low = middle;
+    else high = middle - 1;
+  }
+  return low;
+}
+
 /** A chunk cut in two halves of its voters, each with its attestations. */
 export function halveReaderChunk(
   layout: ReaderLayout,
