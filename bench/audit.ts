@@ -22,7 +22,7 @@
  */
 import { execFileSync, spawn } from 'node:child_process'
 import { decodeAbiParameters, parseAbiParameters } from 'viem'
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { loadavg, cpus, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
@@ -151,6 +151,13 @@ if (mode === '--world') {
     } catch (error) {
       rows.push(`| ${voters.toLocaleString('en-US')} | failed: ${String(error instanceof Error ? error.message : error).split('\n')[0]} | | | | | | | |`)
     } finally {
+      // The world's process (the reference server and the local chain): its peak, for the chain's memory.
+      try {
+        const status = readFileSync(`/proc/${server.pid}/status`, 'utf8')
+        console.error(`world process of ${wallets} wallets: peak RSS ${Math.round(Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024)} MB`)
+      } catch {
+        // Not Linux: no /proc.
+      }
       server.kill('SIGTERM')
       rmSync(dir, { recursive: true, force: true })
     }

@@ -141,6 +141,7 @@ export async function createEdrProvider(parameters: CreateEdrProviderParameters)
   let inFlight = 0
   let busySince = 0
   let busyMs = 0
+  let sinceFullMs = 0
   const handle = async (method: string, params: unknown) => {
     const response = await provider.handleRequest(JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params: params ?? [] }))
     const body = (typeof response.data === 'string' ? JSON.parse(response.data) : response.data) as {
@@ -160,7 +161,9 @@ export async function createEdrProvider(parameters: CreateEdrProviderParameters)
         // The response (and its trace) is unreachable once this call returns: collect it then.
         if (collect && busyMs >= collectEveryBusyMs) {
           busyMs = 0
-          setImmediate(collect)
+          const full = (sinceFullMs += collectEveryBusyMs) >= fullCollectionEveryBusyMs
+          if (full) sinceFullMs = 0
+          setImmediate(() => collect(full))
         }
       }
     },
@@ -171,20 +174,28 @@ export async function createEdrProvider(parameters: CreateEdrProviderParameters)
  * EDR time between two garbage collections. EDR keeps a trace of every EVM step of a call in the
  * response object until V8 collects it: for a reader call of tens of millions of gas, hundreds of
  * MB that V8 does not see, so it rarely collects them, and a process serving a few such calls grew
- * past 20 GB. A full collection once EDR has been busy for 25 ms (after every large call, every few
- * hundred small ones) frees them; the tests' chain process does the same.
+ * past 20 GB. A collection of the young generation (where a response lives until it is collected:
+ * it costs the young objects alive, not the heap) once EDR has been busy for 25 ms since the last,
+ * and a full one every 2 s of EDR time (for a response that outlived its young generation), free
+ * them; the tests' chain process does the same with full collections.
  */
 const collectEveryBusyMs = 25
+const fullCollectionEveryBusyMs = 2_000
 
-/** V8's full garbage collection: `gc` when Node runs with --expose-gc, else exposed now; undefined if neither works. */
-function collector(): (() => void) | undefined {
-  const exposed = (globalThis as { gc?: () => void }).gc
-  if (typeof exposed === 'function') return exposed
-  try {
-    setFlagsFromString('--expose-gc')
-    const gc = runInNewContext('gc') as unknown
-    return typeof gc === 'function' ? (gc as () => void) : undefined
-  } catch {
-    return undefined
+type Collect = (full: boolean) => void
+
+/** V8's garbage collection: `gc` when Node runs with --expose-gc, else exposed now; undefined if neither works. */
+function collector(): Collect | undefined {
+  let gc = (globalThis as { gc?: unknown }).gc
+  if (typeof gc !== 'function') {
+    try {
+      setFlagsFromString('--expose-gc')
+      gc = runInNewContext('gc') as unknown
+    } catch {
+      return undefined
+    }
   }
+  if (typeof gc !== 'function') return undefined
+  const run = gc as (options?: { type: 'major' | 'minor' }) => void
+  return (full) => run(full ? { type: 'major' } : { type: 'minor' })
 }
