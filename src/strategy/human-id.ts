@@ -202,7 +202,7 @@ export type ReadHumanIdVerdictsAtParameters = {
  * without one.
  *
  * Requests, on chain: one `eth_call` of the deployless reader per chunk of addresses (500 with the
- * three SBT credentials fit one; src/verify/human-id-reader.ts plans them, as the score-api folder
+ * three SBT credentials fit one; src/rules/reader.ts plans them, as the score-api folder
  * does), which also returns the block's number, time and chain id; with clean hands, the
  * attestation index first (one read for one address; for many, the listing by pages or one read
  * per address, whichever is fewer). On the hub chain that is all: the snapshot is the block. On

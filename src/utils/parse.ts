@@ -5,7 +5,7 @@
  */
 import { maxUint256, type Address } from 'viem'
 import { InvalidParameterError } from '../errors/input.js'
-import * as rules from '../verify/rules.js'
+import * as rules from '../rules/sbt.js'
 import { checksumAddress } from './address.js'
 
 /**

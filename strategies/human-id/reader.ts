@@ -1,12 +1,12 @@
-// Generated from personhood src/verify/human-id-reader.ts by
-// `npm run strategies:rules`. Do not edit: change the source and run the
-// command again. The library and this folder call the reader (./reader.sol)
-// with this same code, and a test fails when this copy differs from its source.
+// Generated from personhood src/rules/reader.ts
+// by `npm run strategies:rules`. Do not edit: change the source and run the
+// command again. The library, its reference server and this folder decide with
+// this same code, and a test fails when this copy differs from its source.
 
 /**
  * The protocol of the human-id deployless reader (strategies/human-id/reader.sol) in one
  * dependency-free module: its creation code, the layout of its arguments, how voters are cut into
- * calls, and its packed answer decoded into the inputs of the rules (./rules.ts). It reads nothing
+ * calls, and its packed answer decoded into the inputs of the rules (./sbt.ts, ./clean-hands.ts). It reads nothing
  * and judges nothing. It has no import statement, so it is copied verbatim into the score-api
  * folder `strategies/human-id` (`npm run strategies:rules`), and the library and the folder speak
  * to the reader with one code. It is written in score-api's prettier style and compiles under

@@ -1,7 +1,7 @@
 /**
  * The protocol of the human-id deployless reader (strategies/human-id/reader.sol) in one
  * dependency-free module: its creation code, the layout of its arguments, how voters are cut into
- * calls, and its packed answer decoded into the inputs of the rules (./rules.ts). It reads nothing
+ * calls, and its packed answer decoded into the inputs of the rules (./sbt.ts, ./clean-hands.ts). It reads nothing
  * and judges nothing. It has no import statement, so it is copied verbatim into the score-api
  * folder `strategies/human-id` (`npm run strategies:rules`), and the library and the folder speak
  * to the reader with one code. It is written in score-api's prettier style and compiles under
@@ -409,7 +409,7 @@ export function readerStore(sbt: ReaderSbt): boolean | undefined {
 }
 
 /**
- * An SBT record as classifySbt (./rules.ts) reads it at `at` (the block's
+ * An SBT record as classifySbt (./sbt.ts) reads it at `at` (the block's
  * timestamp): undefined when the SBT was not read. The reader compared the
  * public values with the expected ones, and without expiries the expiry with
  * `at`; the values below stand for those comparisons.
@@ -458,7 +458,7 @@ export function readerSbtReads(
 }
 
 /**
- * An attestation as checkOnchainCleanHandsAttestation (./rules.ts) reads it,
+ * An attestation as checkOnchainCleanHandsAttestation (./clean-hands.ts) reads it,
  * for `voter` at `at` (the block's timestamp): the attestation (values
  * standing for the reader's comparisons) and how to decode its recipient.
  * Undefined when recipients[0] is not an ABI string at offset 32 (an ABI
