@@ -32,7 +32,7 @@ import { runAuditCommand } from '../src/cli/audit.js'
 import { serveEnvironment } from '../src/cli/serve.js'
 import { startServe } from '../src/server/index.js'
 import { generateWorld } from '../src/world/index.js'
-import { planReaderChunks, readerArgs, readerCode } from '../src/verify/human-id-reader.js'
+import { planReaderChunks, readerArgs, readerCode } from '../src/rules/reader.js'
 
 const worldNow = '2025-06-01T00:00:00.000Z'
 /** The clock of the world and the audit: an hour after the world's day began. */

@@ -11,7 +11,7 @@ import { runStrategy, type StrategyDefinition } from '../strategy/define.js'
 import type { StrategyContext } from '../strategy/context.js'
 import type { StrategyProvider } from '../strategy/snapshot.js'
 import { createStrategyCache } from '../strategy/cache.js'
-import { readerVotersPerCall } from '../verify/human-id-reader.js'
+import { readerVotersPerCall } from '../rules/reader.js'
 import type { PassportVerdict, Verdict } from '../verify/verdict.js'
 import type { StampEntries } from './linked.js'
 import type { AuditJudge, AuditJudgment } from './run.js'
@@ -101,7 +101,7 @@ export function judgmentOf(score: number, explanation: StrategyExplanation): Aud
 /**
  * Voters per strategy call of an audit: 8 calls of the Human ID reader with every credential and
  * their expiries (the audit reads them), 5,384 voters. The reader plans a call's voters by gas
- * (src/verify/human-id-reader.ts), so a strategy call of this many sends 8 reader calls, and one
+ * (src/rules/reader.ts), so a strategy call of this many sends 8 reader calls, and one
  * more when its voters' clean-hands attestations take the room of some; 500 voters (score-api's
  * batch) took 2 reader calls, the second carrying a few voters.
  */

@@ -8,7 +8,7 @@
 import type { Address } from 'viem'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { optimismNetwork } from '../../src/chain/constants.js'
-import { planReaderChunks, readerGas, readerLimits } from '../../src/verify/human-id-reader.js'
+import { planReaderChunks, readerGas, readerLimits } from '../../src/rules/reader.js'
 import { readReaderVerdicts } from '../../src/verify/reader-verdicts.js'
 import { TestChain, type Eip1193 } from './harness.js'
 import { freshAddress } from './helpers.js'
