@@ -94,7 +94,7 @@ function formatScore(score: number | string): string {
 }
 
 const viaWords: Record<string, string> = {
-  chain: 'read on chain at the snapshot',
+  chain: 'the Human ID contracts, read on chain at the snapshot block',
   'human-id-api': "Human ID's API",
   'attestation-index': 'the attestation index',
   'passport-listing': "the scorer's listing of scores",
@@ -232,7 +232,9 @@ function byCredential(verdicts: readonly VerdictWordsInput[]): Map<string, Verdi
   const chosen = new Map<string, VerdictWordsInput>()
   for (const verdict of verdicts) {
     const seen = chosen.get(verdict.credential)
-    if (!seen || (verdict.valid && !seen.valid) || (!seen.valid && seen.reason === 'none' && verdict.reason !== 'none') || (!seen.valid && seen.reason === 'not-verified' && verdict.reason !== 'none')) {
+    // "none" and "not-verified" say only that nothing holds: a reason that says why tells more.
+    const silent = (reason: string) => reason === 'none' || reason === 'not-verified'
+    if (!seen || (verdict.valid && !seen.valid) || (!seen.valid && !verdict.valid && silent(seen.reason) && !silent(verdict.reason))) {
       chosen.set(verdict.credential, verdict)
     }
   }
@@ -273,7 +275,7 @@ export function describeVoter(parameters: DescribeVoterParameters): VoterWords {
     const headline = `Counted: verified by ${name} at the snapshot.`
     steps.push(
       method?.expiresAt
-        ? { text: `Nothing to do for this proposal. ${name} counts until ${formatVerdictTime(method.expiresAt)}: renew it before then to keep counting.` }
+        ? { text: `Nothing to do for this proposal. ${name} counts until ${formatVerdictTime(method.expiresAt)}: ${method.credential === 'passport' ? 'refresh your Passport\u2019s stamps' : 'renew it in Human ID\u2019s app'} before then to keep counting.` }
         : { text: 'Nothing to do: this address counts.' },
     )
     return { counted: true, headline, label: name, reasons, nextSteps: steps }
@@ -294,7 +296,7 @@ export function describeVoter(parameters: DescribeVoterParameters): VoterWords {
   }
   const missing = asked.filter((credential) => credential !== 'passport' && !telling.some((verdict) => verdict.credential === credential))
   if (missing.length > 0 && telling.length === 0) {
-    for (const credential of missing) steps.push({ text: `Verify ${credentialName(credential)} in Human ID\u2019s app (it mints a credential on Optimism).`, url: humanIdAppLink(credential) })
+    for (const credential of missing) steps.push({ text: `${credentialName(credential)}: get this credential in Human ID\u2019s app (it mints it on Optimism).`, url: humanIdAppLink(credential) })
   }
   if (passportCounts) {
     const threshold = passport?.threshold ?? parameters.threshold ?? 20
@@ -310,7 +312,7 @@ export function describeVoter(parameters: DescribeVoterParameters): VoterWords {
   const headline =
     eligible === null
       ? `Not known: ${list(unanswered.map((source) => source.source), 'and')} could not answer${human.length || passport ? '; what the others say is below' : ''}.`
-      : `Not counted: ${list(labels.map((label, index) => (index === 0 ? label : label.charAt(0).toLowerCase() + label.slice(1))), 'and')}.`
+      : `Not counted: ${list(labels.map((label) => label.replace(/^No /, 'no ')), 'and')}.`
   return { counted: eligible, headline, label: labels.join(' \u00b7 ') || 'Not verified', reasons, nextSteps: steps }
 }
 
