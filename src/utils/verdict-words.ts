@@ -69,7 +69,7 @@ export function verdictWordsInput(
     credential: verdict.credential,
     valid: verdict.valid,
     reason: verdict.reason,
-    expiresAt: verdict.expiresAt ?? null,
+    expiresAt: verdict.expiresAt ?? (verdict.reason === 'expired' ? expiryInEvidence(verdict.evidence) : null),
     ...(via ? { via } : {}),
     ...(verdict.credential === 'passport'
       ? {
@@ -79,6 +79,34 @@ export function verdictWordsInput(
         }
       : {}),
   }
+}
+
+/** Unix seconds as a Date can hold them, from a bigint, a number or a decimal string; null otherwise. */
+function toSeconds(value: unknown): number | null {
+  const text = typeof value === 'bigint' || typeof value === 'number' ? String(value) : typeof value === 'string' && /^[0-9]{1,20}$/.test(value) ? value : undefined
+  if (text === undefined) return null
+  const seconds = Number(text)
+  return seconds > 0 && seconds <= 8.64e12 ? seconds : null
+}
+
+/**
+ * When an expired credential expired, from what its verdict rests on: the expiry the chain read
+ * for it (a verdict carries an expiry only while it holds). Null when the evidence does not say
+ * (the expiry was not read, or the evidence is kept apart, as in an audit's lines).
+ */
+function expiryInEvidence(evidence: unknown): number | null {
+  const reads = (evidence as { reads?: unknown } | undefined)?.reads
+  if (!Array.isArray(reads)) return null
+  for (const read of reads as Record<string, unknown>[]) {
+    if (read?.reason !== 'expired' && (read?.onchain as { reason?: unknown } | undefined)?.reason !== 'expired') continue
+    const found =
+      toSeconds(read.expiry) ??
+      toSeconds((read.sbtOwners as { expiry?: unknown } | undefined)?.expiry) ??
+      toSeconds((read.onchain as { validUntil?: unknown } | undefined)?.validUntil) ??
+      toSeconds((read.row as { validUntil?: unknown } | undefined)?.validUntil)
+    if (found !== null) return found
+  }
+  return null
 }
 
 /** A time a voter reads: the UTC day and minute, e.g. `2026-03-01 14:05 UTC`. */
@@ -298,7 +326,9 @@ export function describeVoter(parameters: DescribeVoterParameters): VoterWords {
   if (missing.length > 0 && telling.length === 0) {
     for (const credential of missing) steps.push({ text: `${credentialName(credential)}: get this credential in Human ID\u2019s app (it mints it on Optimism).`, url: humanIdAppLink(credential) })
   }
-  if (passportCounts) {
+  // Passport's own step only when it answered, or when it was not asked (Human ID did not hold): an
+  // unanswered Passport is a source to check again, not a score to raise.
+  if (passportCounts && (passport || unanswered.length === 0)) {
     const threshold = passport?.threshold ?? parameters.threshold ?? 20
     const score = passport?.score === null || passport?.score === undefined ? null : formatScore(passport.score)
     const reason = passport?.reason

@@ -55,6 +55,7 @@ ul.steps li, ul.reasons li { margin: .4rem 0; }
 dl.facts { display: grid; grid-template-columns: minmax(7rem, max-content) minmax(0, 1fr); gap: 4px 14px; margin: 0; }
 dl.facts dt { color: #3d444d; }
 dl.facts dd { margin: 0; }
+.sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 footer { margin-top: 2.5rem; font-size: .85rem; color: #3d444d; }
 @media (max-width: 480px) {
   h1 { font-size: 1.35rem; }
@@ -103,7 +104,7 @@ ${headingLevel === 'h1' ? h`<p class="lead">A personhood strategy gives a vote o
 <details${fromProposal ? '' : raw(' open')}>
 <summary>Or the space’s configuration</summary>
 <fieldset>
-<legend>Strategy, options, network and snapshot</legend>
+<legend class="sr-only">The space’s configuration</legend>
 <label for="strategy">Strategy</label>
 <select id="strategy" name="strategy">${choices.strategies.map((name) => h`<option value="${name}"${name === (input.strategy ?? 'human-verification') ? raw(' selected') : ''}>${name}</option>`)}</select>
 <label for="options">Options (JSON) <span class="hint">As in the space’s strategy settings; empty for the defaults.</span></label>
@@ -160,9 +161,9 @@ ${check.score === null ? '' : h`<span class="score">Score from ${check.strategy}
 </section>
 ${check.verdicts.length
   ? h`<section aria-labelledby="credentials-title">
-<h2 id="credentials-title">Each credential at the snapshot</h2>
+<h2 id="credentials-title">Each source’s verdict</h2>
 <ul class="credentials">${check.verdicts.map(
-      (verdict) => h`<li><span class="name">${verdict.name}</span><span class="badge ${verdict.held ? 'held' : 'not'}">${verdict.status}</span><br>${verdict.sentence}${verdict.via ? h`<span class="via">From ${verdict.via}.</span>` : ''}</li>`,
+      (verdict) => h`<li><span class="name">${verdict.name}</span><span class="badge ${verdict.held ? 'held' : 'not'}">${verdict.status}</span>${verdict.via ? h`<span class="via">From ${verdict.via}.</span>` : ''}</li>`,
     )}</ul>
 </section>`
   : ''}
