@@ -143,8 +143,10 @@ export type VerdictWords = {
   held: boolean
   /** A short status: held, expired, revoked, wrong issuer, not found, below the threshold... */
   status: string
-  /** A short label naming the credential and its status, for a table cell ("Government ID expired"). */
+  /** A label naming the credential and its status ("Government ID expired", "Passport score below 20"). */
   label: string
+  /** The label as short as a phone's table cell needs ("Passport below 20"). */
+  short: string
   /** The whole verdict, a sentence ("Government ID: expired on 2026-03-01 14:05 UTC."). */
   sentence: string
 }
@@ -162,7 +164,15 @@ export function describeVerdict(verdict: VerdictWordsInput): VerdictWords {
   const name = credentialName(verdict.credential)
   const until = verdict.expiresAt ? ` until ${formatVerdictTime(verdict.expiresAt)}` : ''
   const on = verdict.expiresAt ? ` on ${formatVerdictTime(verdict.expiresAt)}` : ''
-  const words = (status: string, label: string, sentence: string): VerdictWords => ({ credential: verdict.credential, name, held: verdict.valid, status, label, sentence: `${name}: ${sentence}` })
+  const words = (status: string, label: string, sentence: string): VerdictWords => ({
+    credential: verdict.credential,
+    name,
+    held: verdict.valid,
+    status,
+    label,
+    short: label.replace(/^Passport score (?=below|expired|error)/, 'Passport ').replace(/^No Passport score$/, 'No Passport'),
+    sentence: `${name}: ${sentence}`,
+  })
   if (verdict.credential === 'passport') {
     const score = verdict.score === null || verdict.score === undefined ? null : formatScore(verdict.score)
     const threshold = verdict.threshold === undefined ? 'the threshold' : formatScore(verdict.threshold)
@@ -310,10 +320,16 @@ export function describeVoter(parameters: DescribeVoterParameters): VoterWords {
   }
   // Not counted, or not known: every reason that applies, and a step for each.
   const telling = human.filter((verdict) => !verdict.valid && verdict.reason !== 'none')
+  // Every reason that applies: in full for the headline, short for a table cell.
   const labels = telling.map((verdict) => describeVerdict(verdict).label)
-  if (human.length > 0 && telling.length === 0) labels.push('No Human ID credential')
-  if (passport) labels.push(describeVerdict(passport).label)
-  for (const source of unanswered) labels.push(`${source.source} did not answer`)
+  const shorts = [...labels]
+  const add = (label: string, short = label) => {
+    labels.push(label)
+    shorts.push(short)
+  }
+  if (human.length > 0 && telling.length === 0) add('No Human ID credential', 'No Human ID')
+  if (passport) add(describeVerdict(passport).label, describeVerdict(passport).short)
+  for (const source of unanswered) add(`${source.source} did not answer`)
   for (const verdict of telling) {
     const name = credentialName(verdict.credential)
     const url = humanIdAppLink(verdict.credential)
@@ -343,7 +359,7 @@ export function describeVoter(parameters: DescribeVoterParameters): VoterWords {
     eligible === null
       ? `Not known: ${list(unanswered.map((source) => source.source), 'and')} could not answer${human.length || passport ? '; what the others say is below' : ''}.`
       : `Not counted: ${list(labels.map((label) => label.replace(/^No /, 'no ')), 'and')}.`
-  return { counted: eligible, headline, label: labels.join(' \u00b7 ') || 'Not verified', reasons, nextSteps: steps }
+  return { counted: eligible, headline, label: shorts.join(' \u00b7 ') || 'Not verified', reasons, nextSteps: steps }
 }
 
 /** What {@link describeRule} reads: a strategy's rule, from its options as read (defaults filled). */

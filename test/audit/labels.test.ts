@@ -46,17 +46,17 @@ function expectedParts(voter: AuditVoter): { must: string[]; mustNot: RegExp[] }
   const mustNot: RegExp[] = []
   const human = voter.verdicts.filter((verdict) => verdict.credential !== 'passport')
   for (const verdict of human) if (statusWords[verdict.reason]) must.push(`${names[verdict.credential]}`, statusWords[verdict.reason]!)
-  if (human.length && human.every((verdict) => verdict.reason === 'none')) must.push('No Human ID credential')
+  if (human.length && human.every((verdict) => verdict.reason === 'none')) must.push('No Human ID')
   const passport = voter.verdicts.find((verdict) => verdict.credential === 'passport')
   if (passport?.reason === 'expired') {
-    must.push('Passport score expired')
+    must.push('Passport expired')
     mustNot.push(/below/)
   }
   if (passport?.reason === 'below-threshold') {
     expect(voter.passport!.score!, voter.address).toBeLessThan(voter.passport!.threshold)
-    must.push(`Passport score below ${voter.passport!.threshold}`)
+    must.push(`Passport below ${voter.passport!.threshold}`)
   }
-  if (passport?.reason === 'never-scored') must.push('No Passport score')
+  if (passport?.reason === 'never-scored') must.push('No Passport')
   return { must, mustNot }
 }
 

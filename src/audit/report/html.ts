@@ -484,7 +484,8 @@ footer { margin-top: 2.5rem; font-size: .8rem; color: #6c757d; }
   h1 { font-size: 1.35rem; }
   .voters .opt { display: none; }
   .voters td, .voters th { padding: .3rem .25rem; }
-  .voters .why { min-width: 0; }
+  .voters .why { min-width: 6.2rem; }
+  .voters .addr code { font-size: .7rem; }
   .hbar-row { grid-template-columns: 1fr; gap: 2px; }
   .hbar-label { text-align: left; }
   .hbar-axis { margin-left: 0; }
