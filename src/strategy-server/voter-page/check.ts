@@ -133,6 +133,12 @@ function isInputFailure(error: unknown): boolean {
  *
  * @throws {InvalidParameterError} or {@link InvalidAddressError} for input the voter can fix.
  * @throws {ProposalNotFoundError} or {@link SnapshotHubError} when the proposal cannot be read.
+ * @example
+ * import { checkVoter } from 'personhood/strategy-server'
+ * import { createSnapshotHubClient } from 'personhood/audit'
+ * import { strategyDefinitions } from 'personhood'
+ * const check = await checkVoter({ address, proposal: '0x…' }, { strategies: strategyDefinitions, providers: { '10': client }, hub: createSnapshotHubClient(), apiV2OptionNames: ['url', 'type', 'decimals', 'additionalParameters'] })
+ * check.words.headline // 'Not counted: Government ID expired and no Passport score.'
  */
 export async function checkVoter(input: VoterCheckInput, parameters: CheckVoterParameters): Promise<VoterCheck> {
   const address = parseAddress(input.address.trim(), 'address')

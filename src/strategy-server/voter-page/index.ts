@@ -16,7 +16,7 @@ import type { AnyStrategyDefinition } from '../scorer.js'
 import { checkVoter, type VoterCheckInput } from './check.js'
 import { renderVoterError, renderVoterForm, renderVoterResult, type VoterFormChoices } from './render.js'
 
-export { checkVoter, findOwnStrategy, type CheckVoterParameters, type VoterCheck, type VoterCheckInput, type VoterVerdictRow } from './check.js'
+export { checkVoter, type CheckVoterParameters, type VoterCheck, type VoterCheckInput, type VoterVerdictRow } from './check.js'
 
 /** Options of the voter page (`createStrategyServer`'s `voterPage`). */
 export type VoterPageOptions = {
