@@ -161,9 +161,7 @@ export function formatVerifyReport(report: VerifyReport): string[] {
         ? `Eligible: yes, by ${report.decision.method}.`
         : `Eligible: no. ${report.words.headline}`,
   )
-  if (!report.decision?.eligible) {
-    lines.push('Why:', ...report.words.reasons.map((reason) => `  - ${reason}`))
-  }
+  lines.push('Why:', ...report.words.reasons.map((reason) => `  - ${reason}`))
   lines.push('Next:', ...report.words.nextSteps.map((step) => `  - ${step.text}${step.url ? ` ${step.url}` : ''}`))
   return lines
 }

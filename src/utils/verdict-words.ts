@@ -304,7 +304,16 @@ export function describeVoter(parameters: DescribeVoterParameters): VoterWords {
   const passport = chosen.get('passport')
   const asked = parameters.credentials ?? human.map((verdict) => verdict.credential)
   const passportCounts = parameters.passport ?? passport !== undefined
-  const reasons = [...chosen.values()].map((verdict) => describeVerdict(verdict).sentence)
+  // Credentials not found are said once, together: four lines of "not found" hide the one that matters.
+  const notFound = human.filter((verdict) => !verdict.valid && verdict.reason === 'none')
+  const reasons: string[] = []
+  for (const verdict of chosen.values()) {
+    if (notFound.length > 1 && notFound.includes(verdict)) {
+      if (verdict === notFound[0]) reasons.push(`${list(notFound.map((item) => credentialName(item.credential)), 'and')}: not found: this address held none of them at the snapshot.`)
+      continue
+    }
+    reasons.push(describeVerdict(verdict).sentence)
+  }
   for (const source of unanswered) reasons.push(`${source.source} could not answer: ${source.cause}`)
   const steps: NextStep[] = []
   if (eligible) {

@@ -137,7 +137,7 @@ const expected: Record<string, { answer: RegExp; reason: RegExp; next: RegExp; s
   revoked: { answer: /^Not counted: \w[\w ]* revoked and no Passport score\.$/, reason: /: revoked: Human ID withdrew it before the snapshot\.$/, next: /was revoked: verify again in Human ID’s app/ },
   'wrong-issuer': { answer: /^Not counted: [\w ]+: wrong issuer and no Passport score\.$/, reason: /: wrong issuer: the credential was not issued by Human ID's issuer for it, so it never counts\.$/, next: /does not count for anyone: verify [\w ]+ in Human ID’s app/ },
   'passport expired': { answer: /^Not counted: no Human ID credential and Passport score expired\.$/, reason: /^Passport score: [\d.]+ \(threshold 20\), but it had expired on \d{4}-\d\d-\d\d \d\d:\d\d UTC, before the snapshot/, next: /^Refresh your Passport’s stamps so its score is current again/ },
-  nothing: { answer: /^Not counted: no Human ID credential and no Passport score\.$/, reason: /^Government ID: not found: this address held no such credential at the snapshot\.$/, next: /^Government ID: get this credential in Human ID’s app/ },
+  nothing: { answer: /^Not counted: no Human ID credential and no Passport score\.$/, reason: /^Government ID, Phone, Biometrics and Clean hands: not found: this address held none of them at the snapshot\.$/, next: /^Government ID: get this credential in Human ID’s app/ },
   'a source down': { answer: /^Not known: Passport [\w ()]+ could not answer; what the others say is below\.$/, reason: /could not answer: .*127\.0\.0\.1:9|could not answer: .*(fetch failed|ECONNREFUSED)/, next: /^Check again later: Passport .* could not answer, which says nothing about this address\.$/, server: 'down' },
 }
 
@@ -221,13 +221,13 @@ describe('the voter page and personhood verify', () => {
     const env = { ...world.env, PERSONHOOD_RPC_URL: world.env.HUMAN_ID_RPC_URL as string }
     for (const [kind, address] of kinds) {
       const html = await (await fetch(checkUrl(address))).text()
-      const reasons = [...html.matchAll(/<li>([^<]*)<\/li>/g)].map((match) => match[1]!)
-      const pageReasons = reasons.filter((reason) => /^(Government ID|Phone|Biometrics|Clean hands|Passport score): /.test(reason)).map((reason) => reason.replace(/&#39;/g, "'"))
+      const list = /<ul class="reasons" id="reasons">([\s\S]*?)<\/ul>/.exec(html)![1]!
+      const pageReasons = [...list.matchAll(/<li>([^<]*)<\/li>/g)].map((match) => match[1]!.replace(/&#39;/g, "'"))
       const report = await runVerifyCommand({ address, snapshot: String(snapshot) }, { env })
       const text = formatVerifyReport(report).join('\n')
       expect(pageReasons.length, kind).toBeGreaterThan(0)
       for (const reason of pageReasons) expect(text, `${kind}: ${reason}`).toContain(reason)
-      // A voter who does not count reads the same list of reasons in both.
+      // A voter who does not count reads the same list of reasons in both (verify also asks Passport about a voter Human ID verified).
       if (!report.decision?.eligible) expect(report.words.reasons, kind).toEqual(pageReasons)
     }
   }, 180_000)
