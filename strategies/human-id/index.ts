@@ -8,6 +8,17 @@ import {
   cleanHandsSchemaId,
   signProtocolAddress
 } from './clean-hands';
+import {
+  attestationsToConfirm,
+  CleanHandsCheck,
+  indexRowCandidate,
+  indexRowsByVoter,
+  isIndexRow,
+  judgeCleanHandsChecks,
+  listingPageOrder,
+  mergeIndexListing,
+  uniqueIndexRows
+} from './clean-hands-index';
 import { matchCredentials } from './fallback';
 import { hubAddresses, hubBlockAt, isOnHubClock } from './hub';
 import {
@@ -68,15 +79,6 @@ export type HumanVerdicts = {
   voters: Record<string, HumanVerdict>;
 };
 
-type Row = {
-  attestationId: string;
-  attester: string;
-  fullSchemaId: string;
-  recipients: string[];
-  revoked: boolean;
-  validUntil: string | number;
-};
-
 function readOptions(options: any) {
   const credentials: string[] = options?.credentials ?? ['gov-id'];
   if (
@@ -106,10 +108,12 @@ function readOptions(options: any) {
   };
 }
 
-// The attestation index, listed by schema and attester (newest first). The
-// listing is kept per module, so a warm call reads only its new rows. A row
-// only names a candidate: the reader confirms each one on chain at the block.
-const listings: Record<string, Row[]> = {};
+// The attestation index, listed by schema and attester, in an order it does
+// not document. The listing is kept per module, so a warm call reads only the
+// pages it needs to find its new rows. A row only names a candidate: the
+// reader confirms each one on chain at the block.
+const listings: Record<string, unknown[]> = {};
+const SOURCE = 'human-id: attestation index';
 
 async function indexPage(url: string, page: number, recipient?: string) {
   const query = new URLSearchParams({
@@ -123,20 +127,18 @@ async function indexPage(url: string, page: number, recipient?: string) {
   try {
     response = await customFetch(where, {}, 20000);
   } catch (err: any) {
-    throw new Error(
-      `human-id: attestation index ${url}: ${err?.message ?? err}`
-    );
+    throw new Error(`${SOURCE} ${url}: ${err?.message ?? err}`);
   }
   const body = response.ok ? await response.json().catch(() => null) : null;
   const data = body?.data;
   if (!data || !Array.isArray(data.rows) || typeof data.total !== 'number') {
     throw new Error(
-      `human-id: attestation index ${url} answered ${response.status} without rows`
+      `${SOURCE} ${url} answered ${response.status} without rows`
     );
   }
   const size = data.size > 0 ? data.size : data.rows.length || 1;
   const pages = Math.ceil(data.total / size);
-  return { total: data.total as number, pages, rows: data.rows as Row[] };
+  return { total: data.total as number, pages, rows: data.rows as unknown[] };
 }
 
 async function pagesAfter(url: string, pages: number, recipient?: string) {
@@ -146,29 +148,29 @@ async function pagesAfter(url: string, pages: number, recipient?: string) {
   return (await Promise.all(rest)).flatMap(page => page.rows);
 }
 
-async function allRows(url: string, recipient?: string): Promise<Row[]> {
+async function allRows(url: string, recipient?: string) {
   const first = await indexPage(url, 1, recipient);
   return first.rows.concat(await pagesAfter(url, first.pages, recipient));
 }
 
-// The whole listing: the cache plus the pages before its newest row; null when
-// reading it cold would take more requests than one per voter.
-async function listing(url: string, voters: number): Promise<Row[] | null> {
+// The whole listing. Warm: the kept rows and the new ones, read page by page
+// from both ends in until as many rows are known as the listing holds. Cold:
+// every page, or null when that takes more requests than one per voter.
+async function listing(url: string, voters: number) {
   const key = `${url} ${cleanHandsSchemaId} ${cleanHandsAttester}`;
-  const cached = listings[key];
+  const kept = listings[key];
   const first = await indexPage(url, 1);
-  let rows = first.rows;
-  if (cached) {
-    const known = new Set(cached.map(row => row.attestationId));
-    const newer = first.total - cached.length;
-    for (let page = 2; newer >= 0 && rows.length <= newer; page++) {
-      if (page > first.pages) break;
-      rows = rows.concat((await indexPage(url, page)).rows);
+  let rows: unknown[] | undefined;
+  if (kept) {
+    let read = first.rows;
+    rows = mergeIndexListing(kept, read, first.total);
+    for (const page of listingPageOrder(first.pages).slice(1)) {
+      if (rows) break;
+      read = read.concat((await indexPage(url, page)).rows);
+      rows = mergeIndexListing(kept, read, first.total);
     }
-    rows =
-      newer >= 0 && known.has(rows[newer]?.attestationId)
-        ? rows.slice(0, newer).concat(cached)
-        : first.rows.concat(await pagesAfter(url, first.pages));
+    // Rows moved while the pages were read: take what was read.
+    rows ??= mergeIndexListing(kept, read, 0) as unknown[];
   } else {
     const reads = Math.min(first.pages - 1, voters);
     if (reads > MAX_INDEX_READS) {
@@ -182,8 +184,9 @@ async function listing(url: string, voters: number): Promise<Row[] | null> {
       );
     }
     if (first.pages - 1 > voters) return null;
-    rows = rows.concat(await pagesAfter(url, first.pages));
+    rows = first.rows.concat(await pagesAfter(url, first.pages));
   }
+  rows = uniqueIndexRows(rows, SOURCE);
   listings[key] = rows;
   return rows;
 }
@@ -200,47 +203,16 @@ async function cleanHandsRows(voters: string[]) {
       const read = await Promise.all(batch.map(v => allRows(url, v)));
       rows.push(...read.flat());
     }
+    rows = uniqueIndexRows(rows, SOURCE);
   }
-  const byVoter: Record<string, Row[]> = {};
-  voters.forEach(voter => (byVoter[voter.toLowerCase()] = []));
-  for (const row of rows) {
-    const recipients = Array.isArray(row?.recipients) ? row.recipients : [];
-    const named = new Set(recipients.map(r => String(r).toLowerCase()));
-    for (const recipient of named) {
-      if (byVoter[recipient] && !byVoter[recipient].includes(row)) {
-        byVoter[recipient].push(row);
-      }
-    }
-  }
-  return byVoter;
+  return indexRowsByVoter(rows, voters);
 }
 
-// A row as the index should send it (the library's schema); any other row is
-// judged malformed.
-function wellFormed(row: any): boolean {
-  const text = value => typeof value === 'string';
-  const numeric = value => typeof value === 'number' || text(value);
-  return (
-    typeof row === 'object' &&
-    row !== null &&
-    text(row.fullSchemaId) &&
-    text(row.attester) &&
-    typeof row.revoked === 'boolean' &&
-    numeric(row.validUntil) &&
-    (row.attestationId === undefined || text(row.attestationId)) &&
-    (row.schemaId === undefined || text(row.schemaId)) &&
-    (row.attestTimestamp === undefined || numeric(row.attestTimestamp)) &&
-    Array.isArray(row.recipients) &&
-    row.recipients.every(text)
-  );
-}
-
-// The attestation id of a well-formed row, as a uint64.
-function attestationId(row: Row): bigint | undefined {
-  if (!wellFormed(row)) return undefined;
-  const id = typeof row.attestationId === 'string' ? row.attestationId : '';
-  const value = /^0x[0-9a-fA-F]{1,16}$/.test(id) ? BigInt(id) : undefined;
-  return value !== undefined && value < 2n ** 64n ? value : undefined;
+// The index's rule on a row at a time, revocation aside (judged on chain).
+function checkRow(row: unknown, now: bigint) {
+  if (!isIndexRow(row)) return 'malformed';
+  const indexed = { ...row, isReceiver: true };
+  return checkCleanHandsRow(indexed, { now, revocation: 'onchain' });
 }
 
 function judgeSbt(sbt: ReaderSbt, at: bigint, voter, circuit, actionId) {
@@ -264,57 +236,31 @@ function judgeSbt(sbt: ReaderSbt, at: bigint, voter, circuit, actionId) {
   return verdict;
 }
 
-// The clean-hands verdict: the row that got furthest through the checks (the
-// index rule, then the attestation on chain) gives the reason.
-const RANK = [
-  'malformed',
-  'wrong-schema',
-  'wrong-attester',
-  'wrong-recipient',
-  'revoked',
-  'expired',
-  'valid',
-  'none',
-  'chain:wrong-schema',
-  'chain:wrong-attester',
-  'chain:revoked',
-  'chain:expired',
-  'chain:wrong-recipient',
-  'chain:valid'
-];
-
-function judgeCleanHands(voter, rows: Row[], onchain, at: bigint) {
-  let best = { rank: -1, reason: 'none' };
-  for (const row of rows) {
-    const id = attestationId(row);
-    let reason: string = wellFormed(row)
-      ? checkCleanHandsRow(
-          { ...row, isReceiver: true },
-          { now: at, revocation: 'onchain' }
-        )
-      : 'malformed';
-    if (reason === 'valid' && id === undefined) reason = 'malformed';
-    let rank = RANK.indexOf(reason);
-    if (reason === 'valid') {
-      const read = onchain(id);
-      if (read === undefined) {
-        throw new Error(`human-id: the reader skipped ${id}`);
-      }
-      const reads = readerAttestationReads(read, at, voter, {
-        schemaId: cleanHandsOnchainSchemaId,
-        attester: cleanHandsAttester
-      });
-      if (!reads) {
-        throw new Error(
-          `human-id: attestation ${id}: recipients[0] is not an ABI string`
-        );
-      }
-      reason = checkOnchainCleanHandsAttestation(reads);
-      rank = RANK.indexOf(reason === 'none' ? 'none' : `chain:${reason}`);
+// The clean-hands verdict: each row by the index's rule, then on chain.
+function judgeCleanHands(voter, rows: unknown[], onchain, at: bigint) {
+  const checks = rows.map((row: any): CleanHandsCheck => {
+    const { reason, attestationId: id } = indexRowCandidate(
+      checkRow(row, at),
+      row?.attestationId
+    );
+    if (id === undefined) return { row: reason };
+    const read = onchain(id);
+    if (read === undefined) {
+      throw new Error(`human-id: the reader skipped ${id}`);
     }
-    if (rank > best.rank) best = { rank, reason };
-  }
-  return { valid: best.reason === 'valid', reason: best.reason };
+    const reads = readerAttestationReads(read, at, voter, {
+      schemaId: cleanHandsOnchainSchemaId,
+      attester: cleanHandsAttester
+    });
+    if (!reads) {
+      throw new Error(
+        `human-id: attestation ${id}: recipients[0] is not an ABI string`
+      );
+    }
+    return { row: reason, onchain: checkOnchainCleanHandsAttestation(reads) };
+  });
+  const { valid, reason } = judgeCleanHandsChecks(checks);
+  return { valid, reason };
 }
 
 // The snapshot's time by network and block: a past block's time does not
@@ -432,9 +378,9 @@ export async function verifyHumans(
   // reader returns no expiries: a score needs none.
   const layout = { credentials };
   const chunks = planReaderChunks(layout, voters, voter =>
-    (rows[voter.toLowerCase()] ?? [])
-      .map(attestationId)
-      .filter((id): id is bigint => id !== undefined)
+    attestationsToConfirm(rows[voter.toLowerCase()] ?? [], row =>
+      checkRow(row, 0n)
+    )
   );
 
   const read = async (
