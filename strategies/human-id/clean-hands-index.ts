@@ -110,7 +110,10 @@ export function uniqueIndexRows<R>(rows: readonly R[], source: string): R[] {
     source,
     addressOf: idKey,
     fingerprint: row =>
-      rowFingerprint({ ...(row as object), attestationId: idKey(row) })
+      rowFingerprint({
+        ...(row as unknown as object),
+        attestationId: idKey(row)
+      })
   });
   const unnamed = rows.filter(row => !text(idOf(row)));
   return [...unique.values(), ...unnamed];

@@ -9,9 +9,10 @@
  * `size` as the real index sends them. The chain is the in-process EVM with Sign Protocol.
  */
 import { StaticJsonRpcProvider, Web3Provider } from '@ethersproject/providers'
+import fc from 'fast-check'
 import type { Address } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { TestChain, type Eip1193 } from '../chain/harness.js'
+import { TestChain } from '../chain/harness.js'
 import { freshAddress, indexRow } from '../chain/helpers.js'
 import type { AttestationRow } from '../../src/world/types.js'
 import { layHumanIdFolder } from './human-id-layout.js'
@@ -38,9 +39,12 @@ function shuffle(list: AttestationRow[]): AttestationRow[] {
   return [...list].sort((a, b) => key(a) - key(b))
 }
 
+/** What the index does to its listing besides ordering it (the property test's duplicates). */
+let mangle: (list: AttestationRow[]) => AttestationRow[] = (list) => list
+
 function listed(): AttestationRow[] {
   const oldest = [...rows].sort((a, b) => a.attestTimestamp - b.attestTimestamp)
-  return order === 'oldest-first' ? oldest : order === 'newest-first' ? oldest.reverse() : shuffle(oldest)
+  return mangle(order === 'oldest-first' ? oldest : order === 'newest-first' ? oldest.reverse() : shuffle(oldest))
 }
 
 async function indexFetch(url: string) {
@@ -113,4 +117,32 @@ describe('the clean-hands listing cache finds new rows wherever the index lists 
       expect(indexReads).toBe(1)
     })
   }
+
+  it('rows listed twice, re-cased and in any order give the same scores, cold and warm', async () => {
+    const provider = new StaticProvider(chain.provider as never, 10)
+    const [held, none] = [freshAddress(), freshAddress()]
+    await attest(held)
+    const options = { credentials: ['clean-hands'] }
+    const upper = (text: string) => `0x${text.slice(2).toUpperCase()}`
+    try {
+      await fc.assert(
+        fc.asyncProperty(fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 240, maxLength: 240 }), fc.constantFrom<Order>('newest-first', 'oldest-first', 'shuffled'), async (how, each) => {
+          order = each
+          mangle = (list) =>
+            list.flatMap((row, index) => {
+              const twin = how[index % how.length] === 1 ? { ...row } : how[index % how.length] === 2 ? { ...row, attestationId: upper(row.attestationId), recipients: row.recipients.map(upper) } : undefined
+              return twin ? (how[(index + 1) % how.length]! > 1 ? [twin, row] : [row, twin]) : [row]
+            })
+          const { strategy } = await layout.load()
+          const cold = await strategy('space.eth', '10', provider, [held, none, freshAddress()], options, 'latest')
+          expect(Object.values(cold)).toEqual([1, 0, 0])
+          const warm = await strategy('space.eth', '10', provider, [held, none, freshAddress()], options, 'latest')
+          expect(Object.values(warm)).toEqual([1, 0, 0])
+        }),
+        { numRuns: 8 },
+      )
+    } finally {
+      mangle = (list) => list
+    }
+  })
 })
