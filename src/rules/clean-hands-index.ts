@@ -6,12 +6,19 @@
  * It imports only other rules: `npm run strategies:rules` copies it verbatim into each score-api
  * folder that uses it. Written in score-api's prettier style; compiles under TypeScript 4.7.
  */
-import {
-  cleanHandsRowRank,
-  type CleanHandsRowReason,
-  type OnchainCleanHandsReason
-} from './clean-hands.js';
+import { cleanHandsRowRank } from './clean-hands.js';
 import { rowFingerprint, uniqueRowsByAddress } from './rows.js';
+
+// The rule's reasons, named here (score-api's lint forbids type-only imports).
+type CleanHandsRowReason = keyof typeof cleanHandsRowRank;
+type OnchainCleanHandsReason =
+  | 'valid'
+  | 'none'
+  | 'wrong-schema'
+  | 'wrong-attester'
+  | 'revoked'
+  | 'expired'
+  | 'wrong-recipient';
 
 /** A row of the index's listing by schema and attester. */
 export type IndexRow = {

@@ -123,7 +123,7 @@ describe('the clean-hands listing cache finds new rows wherever the index lists 
     const [held, none] = [freshAddress(), freshAddress()]
     await attest(held)
     const options = { credentials: ['clean-hands'] }
-    const upper = (text: string) => `0x${text.slice(2).toUpperCase()}`
+    const upper = (text: string) => `0x${text.slice(2).toUpperCase()}` as const
     try {
       await fc.assert(
         fc.asyncProperty(fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 240, maxLength: 240 }), fc.constantFrom<Order>('newest-first', 'oldest-first', 'shuffled'), async (how, each) => {
