@@ -1,6 +1,6 @@
 /**
- * The score-api folders `strategies/passport-v2`, `strategies/human-verification` and
- * `validations/human-verification` through the faithful score-api host (laid out as score-api,
+ * The score-api folders `strategies/passport-v2` and `strategies/human-verification` through
+ * the faithful score-api host (laid out as score-api,
  * compiled with TypeScript 4.7 and its compiler options, required as its loader does; networks
  * through snapshot.js's `getProvider` and `getSnapshots` over the host's gateway), against the
  * local chain and the reference server of one demo world (scorer 1). Their scores must equal the
@@ -124,7 +124,6 @@ beforeAll(async () => {
   }
   build = buildScoreApi({
     strategies: Object.fromEntries(['passport-v2', 'human-verification', 'human-id'].map((name) => [name, join(root, 'strategies', name)])),
-    validations: { 'human-verification': join(root, 'validations', 'human-verification') },
   })
   api = build.load()
   voters = world.voters(1000) as Address[]
@@ -191,35 +190,6 @@ describe('human-verification and its validation through the score-api host', () 
     }
   }, 120_000)
 
-  it('the validation: an author the strategy scores above 0 passes, one it scores 0 does not, a malformed one does not, a failing source throws', async () => {
-    const Validation = api.validations['human-verification']!.validation
-    const params = { credentials: ['gov-id', 'phone', 'biometrics'], scorerId: 1 }
-    const scores = await library('human-verification', params, voters)
-    const passing = Object.keys(scores).filter((address) => scores[address as Address]! > 0)
-    const failing = Object.keys(scores).filter((address) => scores[address as Address] === 0)
-    expect(passing.length).toBeGreaterThan(0)
-    expect(failing.length).toBeGreaterThan(0)
-    for (const author of [...passing.slice(0, 4), ...failing.slice(0, 4)]) {
-      const { result, requests, passport } = await counted(() => new Validation(author, 'personhood.eth', '10', snapshot, params).validate())
-      expect(result).toBe(scores[author as Address]! > 0)
-      // The reader, and at most one filtered listing read (no voter is rescored yet).
-      expect(passport['C4 page']).toBeUndefined()
-      expect(passport['C4 by address'] ?? 0).toBeLessThanOrEqual(1)
-      expect(requests.total).toBeLessThanOrEqual(2)
-    }
-    expect(await new Validation('0xnot-an-address', 'personhood.eth', '10', snapshot, params).validate()).toBe(false)
-    override = () => new Response('upstream down', { status: 503 })
-    try {
-      await expect(new Validation(failing[0]!, 'personhood.eth', '10', snapshot, params).validate()).rejects.toThrow(
-        `human-verification: the Passport score listing (C4) for ${failing[0]} answered HTTP 503`,
-      )
-    } finally {
-      override = undefined
-    }
-  }, 120_000)
-})
-
-describe('passport-v2 through the score-api host', () => {
   it('scores every voter of the world as the library does, for each example option set: 1 listing page, and the block read once per process', async () => {
     expect(voters.length).toBeGreaterThan(500)
     const fresh = build.load()
