@@ -147,6 +147,8 @@ export function createAuditSources(parameters: CreateAuditSourcesParameters): Au
   let through: typeof fetch = counted
   let cache: CacheStats | null = null
   const auditFetch: typeof fetch = (input, init) => through(input, init)
+  // A reader call is planned near a node's 50M-gas cap: a node may take tens of seconds on it, so
+  // the client waits 60 s an attempt (src/chain/rpc-url.ts), not viem's 10 s.
   const overHttp = (url: string) => createRpcUrlClient(url, { fetch: auditFetch })
 
   const provider = readOnceClient(typeof parameters.provider === 'string' ? overHttp(parameters.provider) : parameters.provider)

@@ -111,7 +111,7 @@ export function commandRpcUrl(parameters: { flags: SourceFlags; env: CommandEnvi
   if (!url) {
     throw new InvalidParameterError({
       parameter: '--rpc',
-      reason: `The snapshot is a block of ${parameters.network === undefined ? "the space's network" : `network ${parameters.network}`}: give that network's JSON-RPC URL with --rpc (or PERSONHOOD_RPC_URL).`,
+      reason: `The snapshot is a block of ${parameters.network === undefined ? "the space's network" : `network ${parameters.network}`}: give that network's JSON-RPC URL with --rpc (or PERSONHOOD_RPC_URL); any provider's endpoint for that chain works (Alchemy, Infura, QuickNode... have free tiers), with archive access for a past snapshot.`,
     })
   }
   if (!/^https?:\/\//i.test(url)) throw new InvalidParameterError({ parameter: '--rpc', reason: `Expected an http(s) URL, got "${redactUrl(url, urlSecrets(url)).slice(0, 60)}".` })

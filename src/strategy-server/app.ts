@@ -15,6 +15,7 @@ import { scaleScore, StrategyServerRequestError, toErrorAnswer } from './answer.
 import { createStrategyServerMetrics, type StrategyServerMetrics } from './metrics.js'
 import { createStrategyScorer, readScoreCall, type AnyStrategyDefinition, type StrategyScorer } from './scorer.js'
 import { createMemoryAnswerStore, type AnswerStore } from './store.js'
+import { mountVoterPage, type VoterPageOptions } from './voter-page/index.js'
 
 /** The header score-api's api-v2 sends: `sha256(url + SNAPSHOT_API_STRATEGY_SALT)`, hex. */
 export const secretHeader = 'X-Snapshot-API-Strategy-Secret'
@@ -74,6 +75,8 @@ export type CreateStrategyServerOptions = {
   log?: ((line: string) => void) | undefined
   /** Metrics to add to (shared with a fetch that counts upstream requests). Default: new. */
   metrics?: StrategyServerMetrics | undefined
+  /** The voter page (`/voters`): its hub and rate limits, or false for none. Default: on, the public hub. */
+  voterPage?: VoterPageOptions | false | undefined
 }
 
 /** The app: a hono app plus what an operator needs around it. */
@@ -208,6 +211,7 @@ export function createStrategyServer(options: CreateStrategyServerOptions): Stra
   app.get('/metrics', (c) =>
     c.text(metrics.render({ personhood_strategy_store_answers: store.size, personhood_strategy_pending_runs: scorer.pending, personhood_strategy_queued_addresses: scorer.queued }), 200, { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8' }),
   )
+  if (options.voterPage !== false) mountVoterPage(app, { ...options.voterPage, strategies, providers, context, now, apiV2OptionNames })
   app.get('/', (c) => c.json({ strategies: Object.fromEntries(Object.entries(strategies).map(([name, definition]) => [name, { title: definition.title, path: `/strategies/${name}` }])), networks }))
 
   function strategyOf(c: Context): AnyStrategyDefinition {

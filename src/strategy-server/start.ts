@@ -13,7 +13,7 @@ import { InvalidParameterError } from '../errors/input.js'
 import type { StrategyContext } from '../strategy/context.js'
 import type { StrategyProvider } from '../strategy/snapshot.js'
 import { redactUrl } from '../utils/redact.js'
-import { createStrategyServer, defaultMaxAddresses, type StrategyServer } from './app.js'
+import { createStrategyServer, defaultMaxAddresses, type CreateStrategyServerOptions, type StrategyServer } from './app.js'
 import { createStrategyServerMetrics, type StrategyServerMetrics } from './metrics.js'
 import { defaultFinalityMs, type AnyStrategyDefinition } from './scorer.js'
 import { createMemoryAnswerStore, openAnswerStore, type AnswerStore } from './store.js'
@@ -182,6 +182,8 @@ export type StartStrategyServerOptions = {
   now?: (() => number) | undefined
   /** Request log lines. Default: none. */
   log?: ((line: string) => void) | undefined
+  /** The voter page's hub and limits, or false for none (see {@link CreateStrategyServerOptions}). */
+  voterPage?: CreateStrategyServerOptions['voterPage']
 }
 
 /** A running strategy server. */
@@ -263,6 +265,7 @@ export async function startStrategyServer(options: StartStrategyServerOptions): 
       answerWithinMs: config.answerWithinMs,
       log: options.log,
       strategies: options.strategies,
+      voterPage: options.voterPage,
     })
   } catch (error) {
     await store.close()
@@ -294,6 +297,7 @@ export async function startStrategyServer(options: StartStrategyServerOptions): 
       return [
         `personhood strategy server listening on ${url}`,
         `Strategies: ${Object.keys(app.strategies).map((name) => `${url}/strategies/${name}`).join(', ')}`,
+        ...(options.voterPage === false ? [] : [`Voter page: ${url}/voters (a space links ${url}/voters?proposal=<id> from a proposal)`]),
         `Networks: ${Object.entries(providers).map(([network]) => `${network}${config.rpc?.[network] ? ` (${redactUrl(config.rpc[network] as string)})` : ''}`).join(', ')}`,
         config.scoreApi?.url
           ? `human-gated's inner strategies: this package's in process, any other through score-api at ${redactUrl(config.scoreApi.url)}${config.scoreApi.apiKey ? ' (with a key)' : ''}`

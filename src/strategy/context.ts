@@ -95,7 +95,11 @@ export type StrategyContext = {
         attestationIndex?: AttestationIndexClient | undefined
       }
     | undefined
-  /** The cache shared across calls; `false` for none. Default: one in-memory cache per strategy instance. */
+  /**
+   * The cache shared across calls; `false` for none. Default: one in-memory cache per strategy
+   * instance. The snapshot's header is kept apart, for the process and every strategy (a final
+   * block's for good, a recent block's for 20 s); `false` reads it on every call too.
+   */
   cache?: StrategyCache | false | undefined
   /** The clock, Unix ms. Default Date.now. */
   now?: (() => number) | undefined
