@@ -92,7 +92,7 @@ export function commandStrategyContext(parameters: {
  */
 export function commandProvider(parameters: { flags: SourceFlags; env: CommandEnvironment; network: string; fetch?: typeof fetch | undefined }): { provider: StrategyProvider; url: string } {
   const url = commandRpcUrl(parameters)
-  return { provider: createPublicClient({ transport: http(url, { retryCount: 2, ...(parameters.fetch ? { fetchFn: parameters.fetch } : {}) }) }), url }
+  return { provider: createPublicClient({ transport: http(url, { retryCount: 2, timeout: 60_000, ...(parameters.fetch ? { fetchFn: parameters.fetch } : {}) }) }), url }
 }
 
 /**
@@ -159,7 +159,7 @@ export function readOptionsArgument(value: string): unknown {
  * @throws {ChainReadError} when it cannot say.
  */
 export async function checkEndpointChain(parameters: { url: string; network: string; label: string; fetch?: typeof fetch | undefined }): Promise<void> {
-  const client = createPublicClient({ transport: http(parameters.url, { retryCount: 2, ...(parameters.fetch ? { fetchFn: parameters.fetch } : {}) }) })
+  const client = createPublicClient({ transport: http(parameters.url, { retryCount: 2, timeout: 60_000, ...(parameters.fetch ? { fetchFn: parameters.fetch } : {}) }) })
   await checkChainId(client, { network: parameters.network, endpoint: `${parameters.label} (${redactUrl(parameters.url, urlSecrets(parameters.url))})` })
 }
 

@@ -110,7 +110,9 @@ function hubClient(runtime: StrategyRuntime, strategy: string, hub: HubChain, ne
       ],
     })
   }
-  if (typeof configured === 'string') return createPublicClient({ transport: http(configured, { retryCount: 2, ...(runtime.context.fetch ? { fetchFn: runtime.context.fetch } : {}) }) })
+  // A reader call is planned near a node's 50M-gas cap and may take tens of seconds (snapshot.js's
+  // provider gives 25 s): viem's default of 10 s would send it again while it runs.
+  if (typeof configured === 'string') return createPublicClient({ transport: http(configured, { retryCount: 2, timeout: 60_000, ...(runtime.context.fetch ? { fetchFn: runtime.context.fetch } : {}) }) })
   return configured
 }
 
