@@ -7,6 +7,7 @@
 import type { Address } from 'viem'
 import type { HumanCredential } from '../chain/constants.js'
 import { InvalidParameterError } from '../errors/input.js'
+import { explainStrategyDetail, type StrategyExplanation } from '../strategy/explain.js'
 import { runStrategy, type StrategyDefinition } from '../strategy/define.js'
 import type { StrategyContext } from '../strategy/context.js'
 import type { StrategyProvider } from '../strategy/snapshot.js'
@@ -18,40 +19,7 @@ import type { AuditJudge, AuditJudgment } from './run.js'
 import type { AuditSourceVerdict, AuditVoter, VerificationMethod } from './types.js'
 import { verificationMethods } from './types.js'
 
-/**
- * What a strategy's answer for one voter says, for the audit: every verdict it rests on, and,
- * when the strategy decides eligibility itself (a fallback policy), that decision.
- */
-export type StrategyExplanation = {
-  verdicts: readonly Verdict[]
-  /** The strategy's own decision; when absent, a voter is eligible when its score is above 0. */
-  eligible?: boolean | undefined
-  method?: VerificationMethod | null | undefined
-}
-
-/**
- * Reads what a strategy's per-address detail says: a list of verdicts, one verdict (Passport), or
- * an object carrying `verdicts` (and optionally `eligible` and `method`).
- *
- * @throws {InvalidParameterError} for a detail of another shape (a strategy the audit cannot explain).
- */
-export function explainStrategyDetail(detail: unknown): StrategyExplanation {
-  if (Array.isArray(detail)) return { verdicts: detail as Verdict[] }
-  if (isVerdict(detail)) return { verdicts: [detail] }
-  if (detail && typeof detail === 'object' && Array.isArray((detail as { verdicts?: unknown }).verdicts)) {
-    const { verdicts, eligible, method } = detail as { verdicts: Verdict[]; eligible?: unknown; method?: unknown }
-    return {
-      verdicts,
-      ...(typeof eligible === 'boolean' ? { eligible } : {}),
-      ...(method === null || (typeof method === 'string' && (verificationMethods as readonly string[]).includes(method)) ? { method: method as VerificationMethod | null } : {}),
-    }
-  }
-  throw new InvalidParameterError({ parameter: 'strategy', reason: 'The strategy answered a detail the audit cannot read: it needs its verdicts.' })
-}
-
-function isVerdict(value: unknown): value is Verdict {
-  return !!value && typeof value === 'object' && 'credential' in value && 'source' in value && 'valid' in value && 'address' in value
-}
+export { explainStrategyDetail, type StrategyExplanation } from '../strategy/explain.js'
 
 /** One verdict as the audit shows it: JSON-safe, with where it came from. */
 export function toAuditVerdict(verdict: Verdict): AuditSourceVerdict {
