@@ -295,13 +295,13 @@ describe('strategies/human-id reader', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
     const { port } = server.address() as { port: number }
     try {
-      const provider = new StaticJsonRpcProvider({ url: `http://127.0.0.1:${port}`, timeout: 15_000 }, 10)
+      const provider = new StaticJsonRpcProvider({ url: `http://127.0.0.1:${port}`, timeout: 60_000 }, 10)
       const failure = await verifyHumans('10', provider, addresses, { credentials: ['gov-id', 'phone', 'biometrics'] }, Number(snapshot)).catch((error: Error) => error)
       // 5 chunks: the first (it pins the block), then the next three together, whose last hangs.
       expect(calls).toBe(4)
       expect(most).toBe(3)
       expect((failure as Error).message).toMatch(
-        /^human-id: the reader call 4 of 5 \(\d+ voters, 0 attestations, planned \d+ gas, \d+ bytes sent, \d+ returned\) on chain 10 at block \d+ failed: no answer within the provider's 15000 ms$/,
+        /^human-id: the reader call 4 of 5 \(\d+ voters, 0 attestations, planned \d+ gas, \d+ bytes sent, \d+ returned\) on chain 10 at block \d+ failed: no answer within the provider's 60000 ms$/,
       )
     } finally {
       server.closeAllConnections()
