@@ -4,10 +4,9 @@
  * Each folder of src/ may import itself and the folders listed for it below, nothing else; type-only
  * imports count as imports. The order, lowest first (STYLE.md: data flows one way):
  *
- *   errors, utils, version.ts, verify/rules.ts, verify/human-id-reader.ts
- *                            (the last two import nothing: they are copied into the score-api
- *                             folders, so any layer may use them)
- *   -> schemas -> http -> clients | chain -> verify -> strategy -> world -> devchain
+ *   rules (the ground floor: dependency-free modules, one per topic, which import only each other;
+ *          copied verbatim into the score-api folders, and every layer above may import them)
+ *   -> errors -> utils -> schemas -> http -> clients | chain -> verify -> strategy -> world -> devchain
  *   -> audit | server | strategy-server -> cli
  *   entry points on top: src/index.ts (personhood) and src/strategies (personhood/strategies); each
  *   folder's index.ts is the entry point of that folder (personhood/server, /world, /cli, /devchain,
@@ -28,8 +27,9 @@
  * `exceptions` below, each with its reason; there are none today.
  */
 
-/** What each folder of src/ may import, besides itself, src/version.ts and the copied modules of src/verify/. */
+/** What each folder of src/ may import, besides itself and src/version.ts. */
 const allowed = {
+  rules: [],
   errors: [],
   utils: ['errors'],
   schemas: ['errors', 'utils'],
@@ -47,7 +47,7 @@ const allowed = {
   strategies: ['strategy'],
 }
 /** What src/index.ts (the `personhood` entry point) may import: the library, no server, world or CLI. */
-const rootEntryAllowed = ['errors', 'utils', 'schemas', 'http', 'clients', 'chain', 'verify', 'strategy']
+const rootEntryAllowed = ['rules', 'errors', 'utils', 'schemas', 'http', 'clients', 'chain', 'verify', 'strategy']
 
 /**
  * Named exceptions: `{ name, from, to, reason }` with `from` and `to` path patterns. Each one is
@@ -57,9 +57,9 @@ const exceptions = []
 
 const anyOf = (folders) => `^src/(${folders.join('|')})/`
 const exceptionPaths = exceptions.map((exception) => exception.from)
-/** The dependency-free modules copied verbatim into the score-api folders (scripts/strategy-rules.ts). */
-const copied = ['^src/verify/rules\\.ts$', '^src/verify/human-id-reader\\.ts$']
-const everywhere = ['^src/version\\.ts$', ...copied]
+// The ground floor is below every layer: each may import it (it is listed here once, not in each row).
+for (const [folder, folders] of Object.entries(allowed)) if (folder !== 'rules') folders.unshift('rules')
+const everywhere = ['^src/version\\.ts$']
 
 module.exports = {
   forbidden: [
@@ -71,16 +71,16 @@ module.exports = {
       to: { circular: true },
     },
     {
-      name: 'rules-module-imports-nothing',
+      name: 'rules-import-only-rules',
       severity: 'error',
-      comment: 'src/verify/rules.ts and src/verify/human-id-reader.ts are copied verbatim into the score-api folders: they import nothing.',
-      from: { path: copied },
-      to: {},
+      comment: 'src/rules/ is copied verbatim into the score-api folders: a rule module imports only its siblings (no package, no Node module, not even version.ts).',
+      from: { path: '^src/rules/' },
+      to: { pathNot: '^src/rules/' },
     },
     ...Object.entries(allowed).map(([folder, folders]) => ({
       name: `layer-${folder}`,
       severity: 'error',
-      comment: `src/${folder}/ may import only ${folders.length ? folders.join(', ') : 'nothing below it'} (and itself, version.ts, verify/rules.ts, verify/human-id-reader.ts): see .dependency-cruiser.cjs.`,
+      comment: `src/${folder}/ may import only ${folders.length ? folders.join(', ') : 'nothing below it'} (and itself and version.ts): see .dependency-cruiser.cjs.`,
       from: { path: `^src/${folder}/`, pathNot: exceptionPaths.length ? exceptionPaths : undefined },
       to: { path: '^src/', pathNot: [`^src/${folder}/`, ...(folders.length ? [anyOf(folders)] : []), ...everywhere] },
     })),
@@ -108,9 +108,9 @@ module.exports = {
     {
       name: 'audit-report-takes-data',
       severity: 'error',
-      comment: "The report renders the audit's data: it imports only the data shapes (src/audit/types.ts, votes.ts) and their readers (lines.ts, title.ts), errors and utils, never a source, a strategy or the pipeline.",
+      comment: "The report renders the audit's data: it imports only the data shapes (src/audit/types.ts, votes.ts) and their readers (lines.ts, title.ts), the rules, errors and utils, never a source, a strategy or the pipeline.",
       from: { path: '^src/audit/report/' },
-      to: { path: '^src/', pathNot: ['^src/audit/report/', '^src/audit/(types|votes|lines|title)\\.ts$', '^src/(errors|utils)/', ...everywhere] },
+      to: { path: '^src/', pathNot: ['^src/audit/report/', '^src/audit/(types|votes|lines|title)\\.ts$', '^src/(rules|errors|utils)/', ...everywhere] },
     },
     {
       name: 'layer-version',

@@ -11,7 +11,7 @@
  */
 import { encodeAbiParameters, hexToBigInt, numberToHex, parseAbiParameters, zeroAddress, type Address, type Hex } from 'viem'
 import { optimismNetwork } from '../src/chain/constants.js'
-import { planReaderChunk, readerArgs, readerCode, readerValues, type ReaderAsk } from '../src/verify/human-id-reader.js'
+import { planReaderChunk, readerArgs, readerCode, readerValues, type ReaderAsk } from '../src/rules/reader.js'
 import { TestChain } from '../test/chain/harness.js'
 
 const n = 100
@@ -39,7 +39,7 @@ const ask = (credentials: readonly Credential[]): ReaderAsk => ({
 })
 
 /**
- * The reader's call data, as the library and the folder build it (src/verify/human-id-reader.ts):
+ * The reader's call data, as the library and the folder build it (src/rules/reader.ts):
  * with expiries (the library) or without (the folder).
  */
 function readerData(credentials: readonly Credential[], voters: readonly Address[], attestations: readonly { id: bigint; recipient: number }[], expiries: boolean) {

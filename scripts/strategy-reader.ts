@@ -1,7 +1,7 @@
 /**
  * Compiles `strategies/human-id/reader.sol` (the human-id strategy's deployless reader) with the
  * repository's solc and settings (scripts/contracts.ts), writes its creation code into the
- * `readerCode` constant of `src/verify/human-id-reader.ts` (the reader's protocol, which the library
+ * `readerCode` constant of `src/rules/reader.ts` (the reader's protocol, which the library
  * uses), and copies that module into the folders as `npm run strategies:rules` does: the folder
  * carries the bytes, score-api needs no compiler. `test/strategies/human-id-reader.test.ts` fails
  * while the constant differs.
@@ -14,10 +14,10 @@ import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { Hex } from 'viem'
 import { repositoryRoot, solcSettings } from './contracts.js'
-import { readerModule as copiedReader, writeRulesCopies } from './strategy-rules.js'
+import { ruleSource, writeRulesCopies } from './strategy-rules.js'
 
 export const readerSource = join(repositoryRoot, 'strategies/human-id/reader.sol')
-export const readerModule = join(repositoryRoot, copiedReader.source)
+export const readerModule = join(repositoryRoot, ruleSource('reader'))
 
 /** The lines of the module that hold the creation code. */
 export const readerCodePattern = /^export const readerCode =\n? *'0x[0-9a-f]*';$/m

@@ -49,9 +49,11 @@ describe('the layering of src/', () => {
       'src/chain/read.ts': "import { page } from '../clients/list.js'\nexport const read = page\n",
       'src/server/app.ts': "import { b } from './b.js'\nexport const app = b\n",
       'src/server/b.ts': "import { app } from './app.js'\nexport const b = () => app\n",
-      'src/verify/rules.ts': "import { BaseError } from '../errors/base.js'\nexport const rule = BaseError\n",
-      'src/verify/human-id-reader.ts': "import { rule } from './rules.js'\nexport const reader = rule\n",
-      'src/gadgets/thing.ts': "import { rule } from '../verify/rules.js'\nexport const thing = rule\n",
+      'src/rules/sbt.ts': "import { BaseError } from '../errors/base.js'\nexport const rule = BaseError\n",
+      'src/rules/reader.ts': "import { rule } from './sbt.js'\nimport { version } from '../version.js'\nexport const reader = [rule, version]\n",
+      'src/version.ts': "export const version = '0'\n",
+      'src/errors/coded.ts': "import { rule } from '../rules/sbt.js'\nexport const coded = rule\n",
+      'src/gadgets/thing.ts': "import { rule } from '../rules/sbt.js'\nexport const thing = rule\n",
     })
     const { status, output } = check(dir)
     expect(status).not.toBe(0)
@@ -59,9 +61,12 @@ describe('the layering of src/', () => {
     expect(output).toContain('layer-chain: src/chain/read.ts → src/clients/list.ts')
     expect(output).toContain('layer-root-entry: src/index.ts → src/server/app.ts')
     expect(output).toContain('no-circular: src/server/app.ts')
-    expect(output).toContain('rules-module-imports-nothing: src/verify/rules.ts → src/errors/base.ts')
-    expect(output).toContain('rules-module-imports-nothing: src/verify/human-id-reader.ts → src/verify/rules.ts')
-    expect(output).toContain('not-in-a-layer: src/gadgets/thing.ts → src/verify/rules.ts')
+    // The ground floor imports only itself; every layer may stand on it.
+    expect(output).toContain('rules-import-only-rules: src/rules/sbt.ts → src/errors/base.ts')
+    expect(output).toContain('rules-import-only-rules: src/rules/reader.ts → src/version.ts')
+    expect(output).not.toContain('src/rules/reader.ts → src/rules/sbt.ts')
+    expect(output).not.toContain('src/errors/coded.ts → src/rules/sbt.ts')
+    expect(output).toContain('not-in-a-layer: src/gadgets/thing.ts → src/rules/sbt.ts')
     // Downward imports are not reported.
     expect(output).not.toContain('src/clients/list.ts → src/errors/base.ts')
   }, 60_000)

@@ -12,6 +12,7 @@ import { runStrategy, type StrategyDefinition } from '../strategy/define.js'
 import type { StrategyContext } from '../strategy/context.js'
 import type { StrategyProvider } from '../strategy/snapshot.js'
 import { createStrategyCache } from '../strategy/cache.js'
+import { readerVotersPerCall } from '../rules/reader.js'
 import type { PassportVerdict, Verdict } from '../verify/verdict.js'
 import type { StampEntries } from './linked.js'
 import type { AuditJudge, AuditJudgment } from './run.js'
@@ -65,6 +66,15 @@ export function judgmentOf(score: number, explanation: StrategyExplanation): Aud
   }
 }
 
+/**
+ * Voters per strategy call of an audit: 8 calls of the Human ID reader with every credential and
+ * their expiries (the audit reads them), 5,384 voters. The reader plans a call's voters by gas
+ * (src/rules/reader.ts), so a strategy call of this many sends 8 reader calls, and one
+ * more when its voters' clean-hands attestations take the room of some; 500 voters (score-api's
+ * batch) took 2 reader calls, the second carrying a few voters.
+ */
+export const defaultAuditBatchSize = 8 * readerVotersPerCall({ credentials: ['gov-id', 'phone', 'biometrics', 'clean-hands'], expiries: true })
+
 /** Parameters of {@link createStrategyJudge}. */
 export type CreateStrategyJudgeParameters = {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any strategy of the package
@@ -79,7 +89,11 @@ export type CreateStrategyJudgeParameters = {
   snapshot: bigint
   /** Where the sources are, keys, clock (the audit passes no deadline: it may wait for rate budget). */
   context: StrategyContext
-  /** Voters per strategy call (progress is reported between calls). Default 500, score-api's batch. */
+  /**
+   * Voters per strategy call (progress is reported between calls). Default
+   * {@link defaultAuditBatchSize}: what 8 calls of the Human ID reader hold, so that a batch's last,
+   * partly filled call is one in 8 or more, not one in every batch of score-api's 500.
+   */
   batchSize?: number | undefined
   /**
    * Reads voters' stamp entries at the snapshot, for linked-wallet signals (null for a voter with no
@@ -99,7 +113,7 @@ export type CreateStrategyJudgeParameters = {
  * const result = await runAudit({ votes, run, judge })
  */
 export function createStrategyJudge(parameters: CreateStrategyJudgeParameters): AuditJudge {
-  const batchSize = parameters.batchSize ?? 500
+  const batchSize = parameters.batchSize ?? defaultAuditBatchSize
   if (!Number.isSafeInteger(batchSize) || batchSize < 1) throw new InvalidParameterError({ parameter: 'batchSize', reason: `Expected a positive integer, got ${batchSize}.` })
   // One cache for every batch of the audit, so a listing read for the first batch serves the rest.
   const cache = parameters.context.cache ?? createStrategyCache()

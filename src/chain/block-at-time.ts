@@ -8,7 +8,7 @@
 import type { Client } from 'viem'
 import { BlockNotAvailableError, InvalidParameterError, type BlockNotAvailableErrorType, type ChainReadErrorType, type InvalidParameterErrorType } from '../errors/index.js'
 import { toPublicClient, type ChainClient } from './provider.js'
-import * as rules from '../verify/rules.js'
+import * as rules from '../rules/hub.js'
 import { chainReadError, errorParameters, readBlockHeader, type BlockHeader, type ChainErrorContext } from './rpc.js'
 
 /**
@@ -205,7 +205,7 @@ export function isLastBlockOnClock(clock: BlockClock, block: { number: bigint; t
   return exact !== undefined && rules.isLastOnClock(exact, { number: Number(block.number), timestamp: Number(block.timestamp) }, Number(time))
 }
 
-/** An exact clock in the rules' terms (src/verify/rules.ts judges with it, as the score-api folders do); undefined when not exact. */
+/** An exact clock in the rules' terms (src/rules/hub.ts judges with it, as the score-api folders do); undefined when not exact. */
 function exactClock(clock: BlockClock): rules.HubClock | undefined {
   const { anchor, stepMs, exact } = parseClock(clock)
   return exact ? { block: Number(anchor.blockNumber), timestamp: Number(anchor.timestamp), seconds: Number(stepMs) / 1000 } : undefined

@@ -2,13 +2,15 @@
  * Network constants for the on-chain verifier: contract addresses, Human ID circuit ids and issuers,
  * and the clean-hands schema and attester, from docs/interface.md (§4). Every value can be overridden
  * (see {@link getNetwork}), so a test chain or a future deployment can use its own. The values
- * themselves are declared once in src/verify/rules.ts (copied into the score-api folders).
+ * themselves are declared once in src/rules/ (copied into the score-api folders).
  */
 import { maxUint256, type Address, type Hex } from 'viem'
 import { InvalidParameterError, UnsupportedNetworkError } from '../errors/index.js'
 import { isValidAddress } from '../utils/address.js'
 import { defaultActionId } from '../utils/parse.js'
-import * as rules from '../verify/rules.js'
+import * as cleanHandsRules from '../rules/clean-hands.js'
+import * as hub from '../rules/hub.js'
+import * as sbt from '../rules/sbt.js'
 
 /**
  * The credentials `verifyCredentials` can check.
@@ -54,7 +56,7 @@ export const universalActionId: bigint = defaultActionId
  * import { multicall3Address } from './constants.js'
  * multicall3Address // '0xcA11bde05977b3631167028862bE2a173976CA11'
  */
-export const multicall3Address: Address = rules.multicall3Address
+export const multicall3Address: Address = '0xcA11bde05977b3631167028862bE2a173976CA11'
 
 /** Addresses of the contracts the verifier reads on one network. */
 export type NetworkContracts = {
@@ -116,14 +118,14 @@ export type NetworkOverrides = {
   cleanHands?: Partial<NetworkConstants['cleanHands']>
 }
 
-const circuitIds: Record<HumanIdCircuit, Hex> = { ...rules.circuitIds }
+const circuitIds: Record<HumanIdCircuit, Hex> = { ...sbt.circuitIds }
 
-const issuers: Record<HumanIdIssuerCircuit, bigint> = { ...rules.issuers }
+const issuers: Record<HumanIdIssuerCircuit, bigint> = { ...sbt.issuers }
 
 const cleanHands: NetworkConstants['cleanHands'] = {
-  fullSchemaId: rules.cleanHandsSchemaId,
-  schemaId: rules.cleanHandsOnchainSchemaId,
-  attester: rules.cleanHandsAttester,
+  fullSchemaId: cleanHandsRules.cleanHandsSchemaId,
+  schemaId: cleanHandsRules.cleanHandsOnchainSchemaId,
+  attester: cleanHandsRules.cleanHandsAttester,
 }
 
 /**
@@ -138,11 +140,11 @@ export const optimismNetwork: NetworkConstants = Object.freeze({
   chainId: 10,
   sandbox: false,
   contracts: Object.freeze({
-    hub: rules.hubAddresses['10'],
+    hub: hub.hubAddresses['10'],
     multicall3: multicall3Address,
-    signProtocol: rules.signProtocolAddress,
-    govIdLegacyStore: rules.permanentStores['gov-id'],
-    phoneLegacyStore: rules.permanentStores.phone,
+    signProtocol: cleanHandsRules.signProtocolAddress,
+    govIdLegacyStore: sbt.permanentStores['gov-id'],
+    phoneLegacyStore: sbt.permanentStores.phone,
   }),
   circuitIds: Object.freeze({ ...circuitIds }),
   issuers: Object.freeze({ ...issuers }),
@@ -162,7 +164,7 @@ export const baseSepoliaNetwork: NetworkConstants = Object.freeze({
   name: 'base-sepolia',
   chainId: 84532,
   sandbox: true,
-  contracts: Object.freeze({ hub: rules.hubAddresses['84532'], multicall3: multicall3Address }),
+  contracts: Object.freeze({ hub: hub.hubAddresses['84532'], multicall3: multicall3Address }),
   circuitIds: Object.freeze({ ...circuitIds }),
   issuers: Object.freeze({ ...issuers }),
   cleanHands: Object.freeze({ ...cleanHands }),

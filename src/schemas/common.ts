@@ -2,7 +2,7 @@ import type { Address } from 'viem'
 import { z } from 'zod'
 import { isValidAddress } from '../utils/address.js'
 import { tryParseIsoTimestamp } from '../utils/parse.js'
-import * as rules from '../verify/rules.js'
+import * as rules from '../rules/decimals.js'
 
 // ---------------------------------------------------------------------------------------------
 // Timestamps
@@ -79,7 +79,7 @@ export const v2DecimalPlaces: 5 = rules.v2DecimalPlaces
 export const v1DecimalPlaces = 9
 
 // Reading, rounding (half to even) and writing decimals is a rule: it decides a threshold and a
-// weighted score, so it is written once in src/verify/rules.ts (copied into the score-api folders).
+// weighted score, so it is written once in src/rules/decimals.ts (copied into the score-api folders).
 const toDecimalParts = rules.readDecimal
 const checkPlaces = rules.checkDecimalPlaces
 const toUnits = rules.decimalToUnits

@@ -6,7 +6,8 @@
  * one `eth_call` per chunk of voters) or through the Human ID API (E4-E6, batched) and the
  * attestation index.
  */
-import { createPublicClient, http, type Address } from 'viem'
+import type { Address } from 'viem'
+import { createRpcUrlClient } from '../chain/rpc-url.js'
 import { z } from 'zod'
 import { baseSepoliaClock, blockAtTimeOnClock, findBlockAtTime, isLastBlockOnClock, optimismClock, type BlockClock } from '../chain/block-at-time.js'
 import type { HumanCredential } from '../chain/constants.js'
@@ -110,7 +111,7 @@ function hubClient(runtime: StrategyRuntime, strategy: string, hub: HubChain, ne
       ],
     })
   }
-  if (typeof configured === 'string') return createPublicClient({ transport: http(configured, { retryCount: 2, ...(runtime.context.fetch ? { fetchFn: runtime.context.fetch } : {}) }) })
+  if (typeof configured === 'string') return createRpcUrlClient(configured, { fetch: runtime.context.fetch })
   return configured
 }
 
@@ -202,7 +203,7 @@ export type ReadHumanIdVerdictsAtParameters = {
  * without one.
  *
  * Requests, on chain: one `eth_call` of the deployless reader per chunk of addresses (500 with the
- * three SBT credentials fit one; src/verify/human-id-reader.ts plans them, as the score-api folder
+ * three SBT credentials fit one; src/rules/reader.ts plans them, as the score-api folder
  * does), which also returns the block's number, time and chain id; with clean hands, the
  * attestation index first (one read for one address; for many, the listing by pages or one read
  * per address, whichever is fewer). On the hub chain that is all: the snapshot is the block. On

@@ -2,7 +2,7 @@
  * The clean-hands rule (interface E, rule 6): an address has a valid clean-hands attestation when at
  * least one index row has the clean-hands schema, the authorized attester, names the address as the
  * receiver, is not revoked, and is valid after `now`. Plus the same checks on the attestation as
- * Sign Protocol holds it on-chain at a block. The rule itself is written once in ./rules.ts (copied
+ * Sign Protocol holds it on-chain at a block. The rule itself is written once in src/rules/clean-hands.ts (copied
  * into the score-api folders); this module checks the options and gives it the library's names.
  */
 import type { Hex } from 'viem'
@@ -11,7 +11,7 @@ import { InvalidParameterError } from '../errors/index.js'
 import type { MalformedAttestationRow } from '../schemas/attestation.js'
 import { normalizeAddress } from '../utils/address.js'
 import { parseTimestamp } from '../utils/parse.js'
-import * as rules from './rules.js'
+import * as rules from '../rules/clean-hands.js'
 
 /**
  * The fields of an attestation-index row (E8) the rule reads. The index client's rows (and the

@@ -1,6 +1,6 @@
 /**
  * The rule of `human-gated`: what a voter's inner voting power becomes once the human test has
- * judged them. It lives in the dependency-free `rules.ts` (copied verbatim into the score-api
+ * judged them. It lives in the dependency-free `src/rules/gate.ts` (copied verbatim into the score-api
  * folder), so the strategy, the audit and the folder apply the same arithmetic.
  *
  * `applyHumanGate({ power, weight, mode, cap })`:
@@ -22,4 +22,4 @@
  * applyHumanGate({ power: 16, weight: 0, mode: 'gate' }) // 0
  * applyHumanGate({ power: 16, weight: 0.5, mode: 'cap', cap: 10 }) // 5
  */
-export { applyHumanGate, humanGateModes, type ApplyHumanGateParameters, type HumanGateMode } from './rules.js'
+export { applyHumanGate, humanGateModes, type ApplyHumanGateParameters, type HumanGateMode } from '../rules/gate.js'

@@ -1,11 +1,11 @@
 /**
  * The Passport rule: a score passes when it is at least the threshold (exact decimals, never
- * floating point) and has not expired at the time judged. Written once in ./rules.ts (copied into
+ * floating point) and has not expired at the time judged. Written once in src/rules/passport.ts (copied into
  * the score-api folders); these are the library's documented names for it.
  */
-import * as rules from './rules.js'
+import * as rules from '../rules/passport.js'
 
-/** The recommended threshold of a stamp scorer (interface A): 20 (declared in ./rules.ts). */
+/** The recommended threshold of a stamp scorer (interface A): 20 (declared in src/rules/passport.ts). */
 export const defaultPassportThreshold: '20' = rules.defaultPassportThreshold
 
 /**

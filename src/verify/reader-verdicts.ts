@@ -4,7 +4,7 @@
  * is the reader's creation code and arguments. Its constructor reads every SBT, fallback, permanent
  * store and clean-hands attestation inside the EVM and returns packed comparisons and the block's
  * number, time and chain id; the rules judge them. The reader's protocol is written once, in
- * ./human-id-reader.ts, which the score-api folder carries verbatim: both forms send the same calls.
+ * src/rules/reader.ts, which the score-api folder carries verbatim: both forms send the same calls.
  */
 import { encodeAbiParameters, parseAbiParameters, zeroAddress, type Address, type Hex } from 'viem'
 import { call } from 'viem/actions'
@@ -34,8 +34,9 @@ import {
   type ReaderLayout,
   type ReaderSbt,
   type ReaderVoter,
-} from './human-id-reader.js'
-import * as rules from './rules.js'
+} from '../rules/reader.js'
+import * as cleanHandsRules from '../rules/clean-hands.js'
+import * as sbtRules from '../rules/sbt.js'
 import { toVerdictExpiry, type ChainVerdictEvidence, type HumanIdVerdict, type ReaderAttestationEvidence, type ReaderEvidence } from './verdict.js'
 
 /** The block the reader ran at, as it returned it. */
@@ -74,7 +75,7 @@ export type ReadReaderVerdictsReturnType = { block: ReaderBlock; verdicts: Map<A
 /**
  * Reads and judges the credentials of `addresses` at one block through the deployless reader (with
  * `expiries`, each SBT's expiry and each attestation's validUntil too). Requests: one
- * `eth_call` per chunk (src/verify/human-id-reader.ts plans them under a node's limits on gas and
+ * `eth_call` per chunk (src/rules/reader.ts plans them under a node's limits on gas and
  * bytes; 500 addresses with the three SBT credentials fit one), at most three at once; a chunk that
  * runs out of gas is read again once in two halves. The chain id comes back from the reader, so no
  * `eth_chainId` and no header is read.
@@ -204,7 +205,7 @@ function blockOf(answer: Hex): ReaderBlock {
   return { number: BigInt(number), timestamp: BigInt(timestamp), chainId }
 }
 
-type RowCheck = (row: CleanHandsRow | MalformedAttestationRow) => rules.CleanHandsRowReason
+type RowCheck = (row: CleanHandsRow | MalformedAttestationRow) => cleanHandsRules.CleanHandsRowReason
 
 /** The index rule on a row at `now`, without the row's `revoked` flag: revocation is judged on chain at the block. */
 function rowCheck(network: NetworkConstants, now: bigint): RowCheck {
@@ -251,11 +252,11 @@ function errorContext(judge: Judge, address: Address): ChainErrorContext {
 }
 
 /** One SBT: its reads as the rule takes them, classified; an SBT the reader skipped or that contradicts itself is an error. */
-function classify(judge: Judge, address: Address, circuit: HumanIdIssuerCircuit, sbt: ReaderSbt, reads: ReaderEvidence[]): rules.SbtVerdict {
+function classify(judge: Judge, address: Address, circuit: HumanIdIssuerCircuit, sbt: ReaderSbt, reads: ReaderEvidence[]): sbtRules.SbtVerdict {
   const expected = { actionId: judge.actionId, issuer: judge.network.issuers[circuit] }
   const input = readerSbtReads(sbt, judge.block.timestamp, address, expected)
   if (!input) throw chainReadError(errorContext(judge, address), `The reader skipped the ${circuit} SBT.`)
-  const verdict = rules.classifySbt({ ...input, blockTimestamp: judge.block.timestamp, actionId: expected.actionId, issuer: expected.issuer, recipient: BigInt(address) })
+  const verdict = sbtRules.classifySbt({ ...input, blockTimestamp: judge.block.timestamp, actionId: expected.actionId, issuer: expected.issuer, recipient: BigInt(address) })
   if (verdict.status !== 'classified') {
     const details = verdict.status === 'inconsistent' ? verdict.details : `it needs ${verdict.status === 'needs-owners' ? 'sbtOwners' : 'the block timestamp'}`
     throw chainReadError(errorContext(judge, address), `The Human ID Hub contradicts itself on the ${circuit} SBT: ${details}`)
@@ -292,7 +293,7 @@ function judgeSbtCredential(judge: Judge, read: ReaderVoter, credential: Exclude
     if (legacy === undefined) throw chainReadError(errorContext(judge, address), `The reader skipped the permanent ${credential} store ${store}.`)
     reads.push({ kind: 'legacy-store', contract: store, call: 'isUniqueForAction', user: address, actionId: judge.actionId, isUnique: legacy })
   }
-  return verdictOf(judge, address, credential, rules.judgeHumanIdCredential({ primary, passport, legacy }), reads)
+  return verdictOf(judge, address, credential, sbtRules.judgeHumanIdCredential({ primary, passport, legacy }), reads)
 }
 
 /** Clean hands: the row that got furthest through the checks (the index rule, then the attestation on chain) gives the reason. */
@@ -317,7 +318,7 @@ function judgeCleanHands(judge: Judge, read: ReaderVoter, rows: readonly (CleanH
       if (!found) throw chainReadError(errorContext(judge, address), `The reader skipped attestation ${attestationId}.`)
       const input = readerAttestationReads(found, judge.block.timestamp, address, { schemaId: cleanHands.schemaId, attester: cleanHands.attester })
       if (!input) throw chainReadError(errorContext(judge, address), `Attestation ${attestationId}: recipients[0] is not an ABI string.`)
-      const onchain = rules.checkOnchainCleanHandsAttestation({ ...input, schemaId: cleanHands.schemaId, attester: cleanHands.attester })
+      const onchain = cleanHandsRules.checkOnchainCleanHandsAttestation({ ...input, schemaId: cleanHands.schemaId, attester: cleanHands.attester })
       const { flags } = found
       entry.onchain = {
         contract: contracts.signProtocol ?? zeroAddress,

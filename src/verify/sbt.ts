@@ -1,9 +1,9 @@
 /**
  * The rule for one Human ID SBT read at one block: valid, or why not. Pure: the chain reads come in,
- * a reason comes out. The rule itself is written once, in ./rules.ts (the module copied into the
+ * a reason comes out. The rule itself is written once, in src/rules/sbt.ts (the module copied into the
  * score-api folders); these are the library's documented names for it.
  */
-import * as rules from './rules.js'
+import * as rules from '../rules/sbt.js'
 
 /** Why an SBT counts or not. */
 export type SbtReason = rules.SbtReason

@@ -20,7 +20,8 @@ import { judgeCleanHandsRows, type CleanHandsOptions, type CleanHandsRow, type C
 import type { AttestationEvidence, AttestationIndexEvidence, CredentialEvidence, CredentialReason, LegacyStoreEvidence, VerifyCredentialsReturnType } from './credentials/index.js'
 import type { SbtReason } from './sbt.js'
 import { checkPassportScore, defaultPassportThreshold, type PassportReason } from './passport.js'
-import * as rules from './rules.js'
+import { RuleParameterError } from '../rules/errors.js'
+import * as rules from '../rules/fallback.js'
 
 /** What a verdict is about: a Human ID credential (gov-id, phone, biometrics, clean-hands) or a Passport score. */
 export type VerdictCredential = HumanCredential | 'passport'
@@ -591,12 +592,12 @@ export function applyFallbackPolicy(parameters: {
   return asParameterError(() => rules.applyFallbackPolicy(parameters) as FallbackDecision)
 }
 
-/** Runs a rule of ./rules.ts, giving an input it refuses the library's error type. */
+/** Runs a rule of src/rules/, giving an input it refuses the library's error type. */
 function asParameterError<T>(judge: () => T): T {
   try {
     return judge()
   } catch (error) {
-    if (error instanceof rules.RuleParameterError) throw new InvalidParameterError({ parameter: error.parameter, reason: error.reason })
+    if (error instanceof RuleParameterError) throw new InvalidParameterError({ parameter: error.parameter, reason: error.reason })
     throw error
   }
 }

@@ -3,7 +3,7 @@ import strategies from '..';
 import { getProvider, getSnapshots } from '../../utils';
 import { snapshotTime } from '../human-id';
 import { verifyHumansOrPassport } from '../human-verification';
-import { applyHumanGate } from './rules';
+import { applyHumanGate } from './gate';
 
 export const author = 'personhood-dao';
 export const version = '1.0.0';

@@ -1,6 +1,16 @@
 import { defaultAbiCoder } from '@ethersproject/abi';
 import { getAddress } from '@ethersproject/address';
 import {
+  checkCleanHandsRow,
+  checkOnchainCleanHandsAttestation,
+  cleanHandsAttester,
+  cleanHandsOnchainSchemaId,
+  cleanHandsSchemaId,
+  signProtocolAddress
+} from './clean-hands';
+import { matchCredentials } from './fallback';
+import { hubAddresses, hubBlockAt, isOnHubClock } from './hub';
+import {
   halveReaderChunk,
   joinReaderHalves,
   planReaderChunks,
@@ -18,23 +28,13 @@ import {
   readerZeroAddress
 } from './reader';
 import {
-  checkCleanHandsRow,
-  checkOnchainCleanHandsAttestation,
   circuitIds,
   classifySbt,
-  cleanHandsAttester,
-  cleanHandsOnchainSchemaId,
-  cleanHandsSchemaId,
   defaultActionId,
-  hubAddresses,
-  hubBlockAt,
-  isOnHubClock,
   issuers,
   judgeHumanIdCredential,
-  matchCredentials,
-  permanentStores,
-  signProtocolAddress
-} from './rules';
+  permanentStores
+} from './sbt';
 import { customFetch, getProvider, getSnapshots } from '../../utils';
 
 export const author = 'personhood-dao';

@@ -1,7 +1,7 @@
 import { getAddress } from '@ethersproject/address';
 import { snapshotTime, verifyHumans } from '../human-id';
 import { passportAccess, passportVerdicts } from '../passport-v2';
-import { applyFallbackPolicy } from './rules';
+import { applyFallbackPolicy } from './fallback';
 
 export const author = 'personhood-dao';
 export const version = '1.0.0';

@@ -3,7 +3,7 @@ import {
   checkPassportScore,
   defaultPassportThreshold,
   passportVerdictValue
-} from './rules';
+} from './passport';
 import { customFetch } from '../../utils';
 import { snapshotTime } from '../human-id';
 

@@ -1,6 +1,6 @@
 /**
  * `readReaderVerdicts`, the library's read through the deployless reader (the score-api folder's
- * `reader.sol`, with the protocol of src/verify/human-id-reader.ts), against the in-process EVM with
+ * `reader.sol`, with the protocol of src/rules/reader.ts), against the in-process EVM with
  * the Human ID contracts: every verdict equals `verifyCredentials` at the same block (valid,
  * reason, and with expiries the expiry), in one `eth_call` and no other request; a chunk that runs
  * out of gas is read again in halves; a client on another chain, or an answer the reader cannot

@@ -1,14 +1,14 @@
 /**
- * The rules live once, in src/verify/rules.ts, and the deployless reader's protocol once, in
- * src/verify/human-id-reader.ts; each score-api folder whose code imports `./rules` (or `./reader`)
- * carries a verbatim copy (it cannot import this package). A copy that drifted, is missing, or is
- * left where no code imports it fails here, by name; the fix is `npm run strategies:rules`.
+ * The rules live once, on the ground floor (src/rules/, one dependency-free module per topic); each
+ * score-api folder carries a copy of every topic its code imports, and of what those import, and of
+ * nothing else (it cannot import this package). A copy that drifted, is missing, or is left where
+ * nothing imports it fails here, by name; the fix is `npm run strategies:rules`.
  */
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { copiedModules, findRulesCopyProblems, readerModule, renderRulesCopy, rulesCopies, rulesFolders, rulesSource, writeRulesCopies } from '../../scripts/strategy-rules.js'
+import { copyHeader, findRulesCopyProblems, renderCopy, rulesCopies, rulesFolder, rulesFolders, ruleSource, ruleTopics, writeRulesCopies } from '../../scripts/strategy-rules.js'
 
 const root = new URL('../..', import.meta.url).pathname
 const temporary: string[] = []
@@ -16,83 +16,79 @@ afterEach(() => {
   for (const dir of temporary.splice(0)) rmSync(dir, { recursive: true, force: true })
 })
 
-/** A scratch repository root holding the sources and the folders' code and copies as committed. */
+/** A scratch repository root holding the rules and the folders as committed. */
 function scratchRoot(): string {
   const dir = mkdtempSync(join(tmpdir(), 'rules-copy-'))
   temporary.push(dir)
-  for (const module of copiedModules) cpSync(join(root, module.source), join(dir, module.source))
+  cpSync(join(root, rulesFolder), join(dir, rulesFolder), { recursive: true })
   for (const { folder } of rulesFolders(root)) cpSync(join(root, folder), join(dir, folder), { recursive: true })
   return dir
 }
 
-describe('the copies of src/verify/rules.ts and src/verify/human-id-reader.ts', () => {
-  it('every folder whose code imports ./rules holds the copy the script writes, and no other folder holds one (else: npm run strategies:rules)', () => {
+const topicsOf = (folder: string) => rulesFolders(root).find((entry) => entry.folder === folder)?.topics
+
+describe('the copies of the ground floor (src/rules/)', () => {
+  it('every folder holds exactly the copies the script writes (else: npm run strategies:rules)', () => {
     expect(findRulesCopyProblems(root)).toEqual([])
   })
 
-  it('the folders that judge import ./rules: human-id, passport-v2 and human-verification', () => {
-    expect(rulesCopies(root)).toEqual(expect.arrayContaining(['strategies/human-id/rules.ts', 'strategies/passport-v2/rules.ts', 'strategies/human-verification/rules.ts']))
+  it('each folder carries only the topics its code imports, and what those import', () => {
+    expect(topicsOf('strategies/human-id')).toEqual(['clean-hands', 'errors', 'fallback', 'hub', 'reader', 'sbt'])
+    expect(topicsOf('strategies/passport-v2')).toEqual(['decimals', 'passport'])
+    expect(topicsOf('strategies/human-verification')).toEqual(['errors', 'fallback'])
+    expect(topicsOf('strategies/human-gated')).toEqual(['errors', 'gate'])
   })
 
-  it('human-id imports ./reader, and no other folder does', () => {
-    expect(rulesCopies(root, readerModule)).toEqual(['strategies/human-id/reader.ts'])
-  })
-
-  it.each(copiedModules.map((module) => [module.source, module] as const))('a copy of %s is the header, then the source byte for byte', (_, module) => {
-    const source = readFileSync(join(root, module.source), 'utf8')
-    expect(rulesCopies(root, module).length).toBeGreaterThan(0)
-    for (const path of rulesCopies(root, module)) {
+  it('a copy is the header, then the source byte for byte, but for the .js of its sibling imports', () => {
+    expect(rulesCopies(root).length).toBeGreaterThan(0)
+    for (const path of rulesCopies(root)) {
+      const topic = path.split('/').pop()!.slice(0, -3)
+      const source = readFileSync(join(root, ruleSource(topic)), 'utf8')
       const copy = readFileSync(join(root, path), 'utf8')
-      expect(copy.startsWith(module.header), path).toBe(true)
-      expect(copy.slice(module.header.length), path).toBe(source)
+      expect(copy.startsWith(copyHeader(topic)), path).toBe(true)
+      expect(copy.slice(copyHeader(topic).length).replace(/(from ')\.\/([a-z0-9-]+)(';)/g, '$1./$2.js$3'), path).toBe(source)
     }
-    expect(module.header).toContain(module.source)
-    expect(module.header).toContain('npm run strategies:rules')
-    expect(module.header.split('\n').every((line) => line.length <= 80)).toBe(true)
+    expect(readFileSync(join(root, 'strategies/passport-v2/passport.ts'), 'utf8')).toContain("from './decimals';")
+    expect(copyHeader('sbt')).toContain('src/rules/sbt.ts')
+    expect(copyHeader('sbt')).toContain('npm run strategies:rules')
+    for (const topic of ruleTopics(root)) expect(copyHeader(topic).split('\n').every((line) => line.length <= 80)).toBe(true)
   })
 
   it('names a copy that drifted, a copy that is missing, and a copy no code imports', () => {
     const dir = scratchRoot()
-    const [first, second] = rulesCopies(dir) as [string, string]
-    const reader = 'strategies/human-id/reader.ts'
-    writeFileSync(join(dir, reader), readFileSync(join(dir, reader), 'utf8').replace('bytes: 24576', 'bytes: 24577'))
-    const drifted = readFileSync(join(dir, first), 'utf8').replace("export const defaultPassportThreshold = '20';", "export const defaultPassportThreshold = '15';")
-    expect(drifted).not.toBe(readFileSync(join(dir, first), 'utf8'))
-    writeFileSync(join(dir, first), drifted)
-    unlinkSync(join(dir, second))
+    const drifted = 'strategies/passport-v2/passport.ts'
+    const text = readFileSync(join(dir, drifted), 'utf8')
+    writeFileSync(join(dir, drifted), text.replace("export const defaultPassportThreshold = '20';", "export const defaultPassportThreshold = '15';"))
+    expect(readFileSync(join(dir, drifted), 'utf8')).not.toBe(text)
+    // Taken out of a folder, a copy that only another copy imports is missed too.
+    unlinkSync(join(dir, 'strategies/passport-v2/decimals.ts'))
     mkdirSync(join(dir, 'strategies/no-rules'), { recursive: true })
     writeFileSync(join(dir, 'strategies/no-rules/index.ts'), "import { customFetch } from '../../utils';\n")
-    writeFileSync(join(dir, 'strategies/no-rules/rules.ts'), renderRulesCopy(readFileSync(join(dir, rulesSource), 'utf8')))
-    expect(findRulesCopyProblems(dir)).toEqual(
-      expect.arrayContaining([
-        { path: first, problem: 'differs' },
-        { path: second, problem: 'missing' },
-        { path: 'strategies/no-rules/rules.ts', problem: 'unused' },
-        { path: reader, problem: 'differs' },
-      ]),
-    )
-    expect(findRulesCopyProblems(dir)).toHaveLength(4)
+    writeFileSync(join(dir, 'strategies/no-rules/gate.ts'), renderCopy('gate', readFileSync(join(dir, ruleSource('gate')), 'utf8')))
+    expect(findRulesCopyProblems(dir)).toEqual([
+      { path: 'strategies/no-rules/gate.ts', problem: 'unused' },
+      { path: 'strategies/passport-v2/decimals.ts', problem: 'missing' },
+      { path: drifted, problem: 'differs' },
+    ])
   })
 
-  it('sees a change of the source as drift of every copy, and the script repairs them and removes the unused one', () => {
+  it('sees a change of a source as drift of each of its copies, and the script repairs them and removes the unused one', () => {
     const dir = scratchRoot()
     mkdirSync(join(dir, 'strategies/no-rules'), { recursive: true })
     writeFileSync(join(dir, 'strategies/no-rules/index.ts'), "import { customFetch } from '../../utils';\n")
-    writeFileSync(join(dir, 'strategies/no-rules/rules.ts'), 'stale\n')
-    for (const module of copiedModules) writeFileSync(join(dir, module.source), `${readFileSync(join(dir, module.source), 'utf8')}\nexport const added = 1;\n`)
-    const copies = copiedModules.flatMap((module) => rulesCopies(dir, module)).sort()
-    expect(findRulesCopyProblems(dir)).toEqual(
-      [...copies.map((path) => ({ path, problem: 'differs' })), { path: 'strategies/no-rules/rules.ts', problem: 'unused' }].sort((a, b) => a.path.localeCompare(b.path)),
-    )
-    expect(writeRulesCopies(dir)).toEqual(copies)
+    writeFileSync(join(dir, 'strategies/no-rules/errors.ts'), `${copyHeader('errors')}stale\n`)
+    writeFileSync(join(dir, ruleSource('errors')), `${readFileSync(join(dir, ruleSource('errors')), 'utf8')}\nexport const added = 1;\n`)
+    const copies = rulesCopies(dir).filter((path) => path.endsWith('/errors.ts'))
+    expect(copies).toEqual(['strategies/human-gated/errors.ts', 'strategies/human-id/errors.ts', 'strategies/human-verification/errors.ts'])
+    expect(findRulesCopyProblems(dir)).toEqual([...copies.map((path) => ({ path, problem: 'differs' })), { path: 'strategies/no-rules/errors.ts', problem: 'unused' }])
+    expect(writeRulesCopies(dir)).toEqual(rulesCopies(dir))
     expect(findRulesCopyProblems(dir)).toEqual([])
-    expect(readFileSync(join(dir, rulesCopies(dir)[0]!), 'utf8')).toBe(renderRulesCopy(readFileSync(join(dir, rulesSource), 'utf8')))
-    expect(readFileSync(join(dir, 'strategies/human-id/reader.ts'), 'utf8')).toBe(renderRulesCopy(readFileSync(join(dir, readerModule.source), 'utf8'), readerModule))
+    expect(readdirSync(join(dir, 'strategies/no-rules'))).toEqual(['index.ts'])
   })
 
-  it.each(copiedModules.map((module) => module.source))('%s has no import or require at all, so its copy needs nothing score-api lacks', (path) => {
+  it.each(ruleTopics(root).map((topic) => ruleSource(topic)))('%s imports only its siblings, so its copies need nothing score-api lacks', (path) => {
     const source = readFileSync(join(root, path), 'utf8')
-    expect(source).not.toMatch(/^\s*import\b/m)
+    for (const match of source.matchAll(/^\s*import\b[^;]*?from\s+'([^']+)'/gms)) expect(match[1], path).toMatch(/^\.\/[a-z0-9-]+\.js$/)
     expect(source).not.toMatch(/\brequire\s*\(|\bimport\s*\(/)
     expect(source).not.toMatch(/^\s*export\s+(\*|\{[^}]*\})\s+from\b/m)
   })

@@ -4,7 +4,7 @@
  * most 5 requests a call at 500 voters with all four credentials, on a space on Optimism and on one
  * on Ethereum, and at most 2 for a single voter; the score-api folder `strategies/human-id` costs
  * 1 (SBTs) or 2 (with clean hands) a voter on Optimism, and one more (the snapshot's header) on
- * Ethereum, and the library costs the same: it sends the folder's reader (src/verify/human-id-reader.ts).
+ * Ethereum, and the library costs the same: it sends the folder's reader (src/rules/reader.ts).
  * The verdicts stay those of `verifyCredentials` at the same block, voter by voter: valid and reason,
  * and with `humanId.expiries` (the audit's and `personhood verify`'s) the expiry too, for at most one
  * more call.

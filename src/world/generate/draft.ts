@@ -10,7 +10,7 @@ import { createRandom, type Random } from '../random.js'
 import type { AttestationRow, DemoAccount, DemoStory, ScoreEvent, StampIssuer, SybilCluster, Verification, Wallet } from '../types.js'
 import type { worldMix } from './mix.js'
 import { stampIssuer } from './stamp-issuer.js'
-import { hubClocks } from '../../verify/rules.js'
+import { hubClocks } from '../../rules/hub.js'
 
 /**
  * OP Mainnet's clock run back to block 0 (1475598777): block n of the world's Optimism is at

@@ -1,0 +1,204 @@
+/**
+ * Human ID SBTs: the circuits, issuers, action id and permanent stores, and the rule that makes one
+ * SBT, then one credential, valid at a block.
+ *
+ * It imports nothing: `npm run strategies:rules` copies it verbatim into each score-api folder that
+ * uses it. Written in score-api's prettier style; compiles under TypeScript 4.7 (CommonJS) as under
+ * the package's own settings.
+ */
+
+/** A 0x-prefixed hex string (an address, a bytes32). */
+type HexString = `0x${string}`;
+
+/** The Human ID circuits: one per SBT kind. `zk-passport` also counts for gov-id. */
+export type RuleCircuit = RuleIssuerCircuit | 'clean-hands';
+
+/** The circuits whose SBTs carry an issuer in `publicValues[4]`. */
+export type RuleIssuerCircuit = 'gov-id' | 'phone' | 'biometrics' | ZkPassport;
+type ZkPassport = 'zk-passport';
+
+/** The universal action id: uniqueness across every application. */
+export const defaultActionId = 123456789n;
+
+/** The Human ID circuit ids (`bytes32`), the same on every network. */
+export const circuitIds: Readonly<Record<RuleCircuit, HexString>> = {
+  'gov-id':
+    '0x729d660e1c02e4e419745e617d643f897a538673ccf1051e093bbfa58b0a120b',
+  phone: '0xbce052cf723dca06a21bd3cf838bc518931730fb3db7859fc9cc86f0d5483495',
+  biometrics:
+    '0x0b5121226395e3b6c76eb8ddfb0bf2f2075e7f2c6956567e84b38a223c3a3d15',
+  'clean-hands':
+    '0x1c98fc4f7f1ad3805aefa81ad25fa466f8342292accf69566b43691d12742a19',
+  'zk-passport':
+    '0x14c3513390f8a03993c848621b1840d58c27fd50bbddba73265e22d17b0b747e'
+};
+
+/**
+ * The issuer `publicValues[4]` must equal, per circuit, compared as integers: the phone issuer is
+ * 31 bytes long, so as a 32-byte hex string it would not compare.
+ */
+export const issuers: Readonly<Record<RuleIssuerCircuit, bigint>> = {
+  'gov-id': 0x03fae82f38bf01d9799d57fdda64fad4ac44e4c2c2f16c5bf8e1873d0a3e1993n,
+  phone: 0x40b8810cbaed9647b54d18cc98b720e1e8876be5d8e7089d3c079fc61c30a4n,
+  biometrics:
+    0x0d4f849df782fb9e68d525fbda10b73e59180e59cb2a21ce5d70ccc45dbfd922n,
+  'zk-passport':
+    0x231c6ff490cf3282131a301f0b7dad3dcdfa769d912e01941a80c92dd750df96n
+};
+
+/** The permanent stores on Optimism (`isUniqueForAction`): no expiry, no revocation. */
+export const permanentStores: Readonly<Record<'gov-id' | 'phone', HexString>> =
+  {
+    'gov-id': '0xdD748977BAb5782625AF1466F4C5F02Eb92Fce31',
+    phone: '0xA40C8AAF7F47B18c1eDdBe7855b580f828eD9711'
+  };
+
+/** Why an SBT counts or not. */
+export type SbtReason =
+  | 'valid'
+  | 'none'
+  | 'expired'
+  | 'revoked'
+  | 'wrong-action'
+  | 'wrong-issuer'
+  | 'wrong-recipient';
+
+/** The parts of a `getSBT` answer the rule reads. */
+export type SbtCallResult =
+  | {
+      status: 'success';
+      expiry: bigint;
+      publicValues: readonly bigint[];
+      revoked: boolean;
+    }
+  | { status: 'reverted' };
+
+/** The parts of an `sbtOwners` answer the rule reads. */
+export type SbtOwnersState = { expiry: bigint; revoked: boolean };
+
+/** What {@link classifySbt} reads. */
+export type ClassifySbtParameters = {
+  /** What `getSBT(subject, circuitId)` answered at the block. */
+  getSBT: SbtCallResult;
+  /** What `sbtOwners(id)` answered at the same block; needed when `getSBT` reverted. */
+  sbtOwners?: SbtOwnersState | undefined;
+  /**
+   * The block's timestamp (Unix seconds). May be left out while only `getSBT` has been read:
+   * `getSBT` itself reverts when `expiry < block.timestamp`.
+   */
+  blockTimestamp?: bigint | undefined;
+  /** The action id `publicValues[2]` must equal. */
+  actionId: bigint;
+  /** The issuer `publicValues[4]` must equal (as integers). */
+  issuer: bigint;
+  /** The subject as an integer (`BigInt(address)`): `publicValues[1]` must equal it. */
+  recipient: bigint;
+};
+
+/**
+ * The verdict on one SBT: `classified` with a reason (and the expiry when valid); `needs-owners`
+ * when `getSBT` reverted; `needs-timestamp` when only the block's timestamp can tell expired from
+ * inconsistent; `inconsistent` when the reads contradict each other (fail loudly, never guess).
+ */
+export type SbtClassification =
+  | { status: 'classified'; reason: 'valid'; expiresAt: bigint }
+  | { status: 'classified'; reason: Exclude<SbtReason, 'valid'> }
+  | { status: 'needs-owners' }
+  | { status: 'needs-timestamp' }
+  | { status: 'inconsistent'; details: string };
+
+/**
+ * Classifies one SBT read at a block.
+ * - `getSBT` succeeded: revoked, then expired (`expiry < blockTimestamp`, when given), then
+ *   `publicValues[4] == issuer`, `publicValues[2] == actionId`, `publicValues[1] == recipient`;
+ *   otherwise valid until `expiry`. A missing public value never matches.
+ * - `getSBT` reverted: `sbtOwners` decides: revoked; expiry 0 is none; `expiry < blockTimestamp`
+ *   is expired; a live, unrevoked SBT is inconsistent.
+ * - When both reads are given they must agree on expiry and revocation.
+ */
+export function classifySbt(
+  parameters: ClassifySbtParameters
+): SbtClassification {
+  const { getSBT, blockTimestamp, actionId, issuer, recipient } = parameters;
+  const owners = parameters.sbtOwners;
+  if (getSBT.status === 'success') {
+    if (
+      owners &&
+      (owners.expiry !== getSBT.expiry || owners.revoked !== getSBT.revoked)
+    ) {
+      return {
+        status: 'inconsistent',
+        details: `getSBT returned expiry ${getSBT.expiry}, revoked ${getSBT.revoked}; sbtOwners at the same block returned expiry ${owners.expiry}, revoked ${owners.revoked}.`
+      };
+    }
+    if (getSBT.revoked) return { status: 'classified', reason: 'revoked' };
+    if (blockTimestamp !== undefined && getSBT.expiry < blockTimestamp) {
+      return { status: 'classified', reason: 'expired' };
+    }
+    if (getSBT.publicValues[4] !== issuer) {
+      return { status: 'classified', reason: 'wrong-issuer' };
+    }
+    if (getSBT.publicValues[2] !== actionId) {
+      return { status: 'classified', reason: 'wrong-action' };
+    }
+    if (getSBT.publicValues[1] !== recipient) {
+      return { status: 'classified', reason: 'wrong-recipient' };
+    }
+    return { status: 'classified', reason: 'valid', expiresAt: getSBT.expiry };
+  }
+  if (!owners) return { status: 'needs-owners' };
+  if (owners.revoked) return { status: 'classified', reason: 'revoked' };
+  if (owners.expiry === 0n) return { status: 'classified', reason: 'none' };
+  if (blockTimestamp === undefined) return { status: 'needs-timestamp' };
+  if (owners.expiry < blockTimestamp) {
+    return { status: 'classified', reason: 'expired' };
+  }
+  return {
+    status: 'inconsistent',
+    details: `getSBT reverted, but sbtOwners shows a live SBT (expiry ${owners.expiry}, not revoked) at block timestamp ${blockTimestamp}.`
+  };
+}
+
+/** The verdict on one SBT once classified: valid until `expiresAt`, or why not. */
+export type SbtVerdict =
+  | { reason: 'valid'; expiresAt: bigint }
+  | { reason: Exclude<SbtReason, 'valid'> };
+
+/** The verdict on one Human ID credential: valid through an SBT, a permanent store, or why not. */
+export type HumanIdCredentialVerdict =
+  | { valid: true; reason: 'valid'; expiresAt: bigint }
+  | { valid: true; reason: 'legacy' }
+  | { valid: false; reason: SbtReason };
+
+/** What {@link judgeHumanIdCredential} reads. */
+export type JudgeHumanIdCredentialParameters = {
+  /** The credential's own SBT (gov-id, phone or biometrics circuit). */
+  primary: SbtVerdict;
+  /** gov-id only: the zk-passport SBT, consulted when the primary one is not valid. */
+  passport?: SbtVerdict | undefined;
+  /** gov-id and phone on Optimism: `isUniqueForAction` of the permanent store, when read. */
+  legacy?: boolean | undefined;
+};
+
+/**
+ * Judges one Human ID credential: its own SBT; else (gov-id) the zk-passport SBT; else a
+ * permanent-store entry. Not valid: the primary SBT's reason, unless it has none and the
+ * zk-passport SBT says more.
+ */
+export function judgeHumanIdCredential(
+  parameters: JudgeHumanIdCredentialParameters
+): HumanIdCredentialVerdict {
+  const { primary, passport, legacy } = parameters;
+  if (primary.reason === 'valid') {
+    return { valid: true, reason: 'valid', expiresAt: primary.expiresAt };
+  }
+  if (passport && passport.reason === 'valid') {
+    return { valid: true, reason: 'valid', expiresAt: passport.expiresAt };
+  }
+  if (legacy === true) return { valid: true, reason: 'legacy' };
+  const reason =
+    primary.reason === 'none' && passport !== undefined
+      ? passport.reason
+      : primary.reason;
+  return { valid: false, reason };
+}

@@ -1,0 +1,97 @@
+// Generated from personhood src/rules/hub.ts
+// by `npm run strategies:rules`. Do not edit: change the source and run the
+// command again. The library, its reference server and this folder decide with
+// this same code, and a test fails when this copy differs from its source.
+
+/**
+ * Human ID's hubs and their chains' clocks: the Hub V3 addresses, and the exact block clock of the
+ * OP Stack chains they live on, so a snapshot's time maps to the hub's block by arithmetic.
+ *
+ * It imports nothing: `npm run strategies:rules` copies it verbatim into each score-api folder that
+ * uses it. Written in score-api's prettier style; compiles under TypeScript 4.7 (CommonJS) as under
+ * the package's own settings.
+ */
+
+/** A 0x-prefixed hex string (an address, a bytes32). */
+type HexString = `0x${string}`;
+
+/** Human ID Hub V3 by chain id: Optimism (10) and the Base Sepolia sandbox (84532). */
+export const hubAddresses: Readonly<Record<'10' | '84532', HexString>> = {
+  '10': '0x2AA822e264F8cc31A2b9C22f39e5551241e94DfB',
+  '84532': '0x98221c937C51f5bBe615CB104435395c93b1AD8D'
+};
+
+/**
+ * The hub chains' clocks: OP Stack chains make one block every `seconds`
+ * exactly (a protocol rule: a block's time is its parent's plus the block
+ * time), so from `block` on, block n is at `timestamp + (n - block) * seconds`.
+ * Optimism: Bedrock, block 105,235,063 at 1686068903 (2023-06-06T16:28:23Z).
+ * Base Sepolia: block 0 at 1695768288 (2023-09-26T22:44:48Z).
+ */
+export type HubClock = { block: number; timestamp: number; seconds: number };
+export const hubClocks: Readonly<Record<'10' | '84532', HubClock>> = {
+  '10': { block: 105235063, timestamp: 1686068903, seconds: 2 },
+  '84532': { block: 0, timestamp: 1695768288, seconds: 2 }
+};
+
+function hubClock(network: string): HubClock | undefined {
+  return network === '10' || network === '84532'
+    ? hubClocks[network]
+    : undefined;
+}
+
+/**
+ * The last block at or before `timestamp` (Unix seconds) on an exact clock:
+ * undefined before the clock's anchor. A block read there must sit where the
+ * clock says ({@link isLastOnClock}).
+ */
+export function clockBlockAt(
+  clock: HubClock,
+  timestamp: number
+): number | undefined {
+  if (!Number.isSafeInteger(timestamp) || timestamp < clock.timestamp) {
+    return undefined;
+  }
+  return (
+    clock.block + Math.floor((timestamp - clock.timestamp) / clock.seconds)
+  );
+}
+
+/**
+ * Whether a block, as read (`number`, `timestamp`), is the last one at or
+ * before `at` on an exact clock: where the clock puts it, and within one block
+ * time of `at`. False tells that the chain left its clock.
+ */
+export function isLastOnClock(
+  clock: HubClock,
+  block: { number: number; timestamp: number },
+  at: number
+): boolean {
+  if (block.number < clock.block) return false;
+  const expected =
+    clock.timestamp + (block.number - clock.block) * clock.seconds;
+  return (
+    block.timestamp === expected &&
+    block.timestamp <= at &&
+    at < block.timestamp + clock.seconds
+  );
+}
+
+/** {@link clockBlockAt} on a hub chain's clock (undefined for another network). */
+export function hubBlockAt(
+  network: string,
+  timestamp: number
+): number | undefined {
+  const clock = hubClock(network);
+  return clock ? clockBlockAt(clock, timestamp) : undefined;
+}
+
+/** {@link isLastOnClock} on a hub chain's clock (false for another network). */
+export function isOnHubClock(
+  network: string,
+  block: { number: number; timestamp: number },
+  at: number
+): boolean {
+  const clock = hubClock(network);
+  return clock ? isLastOnClock(clock, block, at) : false;
+}
