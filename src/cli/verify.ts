@@ -112,6 +112,7 @@ export async function runVerifyCommand(options: VerifyCommandOptions, io: { env:
     eligible: decision?.eligible ?? null,
     method: decision?.method ?? null,
     credentials: [...humanCredentials],
+    match: 'any',
     passport: true,
     ...(options.actionId === undefined ? {} : { actionId: options.actionId }),
     unanswered: sources.flatMap((source) => (source.error ? [{ source: source.source, cause: source.error.message }] : [])),
