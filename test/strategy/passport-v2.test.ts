@@ -412,7 +412,7 @@ describe('a failing source (faults injected with nock)', () => {
   })
 
   describe('duplicated rows (issue #27: one rule for duplicates)', () => {
-    const scoreOf = (answer: { scores: Record<string, number> }) => Object.values(answer.scores)
+    const scoreOf = (answer: unknown) => Object.values((answer as { scores: Record<string, number> }).scores)
     const history = (address: string, score: string) => ({
       address: address.toLowerCase(),
       score,
