@@ -12,7 +12,7 @@ import { ConfigFileError } from '../errors/audit.js'
 import { InvalidParameterError } from '../errors/input.js'
 import type { StrategyContext } from '../strategy/context.js'
 import type { StrategyProvider } from '../strategy/snapshot.js'
-import { redactUrl } from '../utils/redact.js'
+import { redactUrl, urlSecrets } from '../utils/redact.js'
 import { createStrategyServer, defaultMaxAddresses, type StrategyServer } from './app.js'
 import { createStrategyServerMetrics, type StrategyServerMetrics } from './metrics.js'
 import { defaultFinalityMs, type AnyStrategyDefinition } from './scorer.js'
@@ -232,6 +232,8 @@ export async function startStrategyServer(options: StartStrategyServerOptions): 
       context,
       store,
       metrics,
+      // The keys in the JSON-RPC URLs (path and query) and the services' keys: never in a body or a log.
+      secrets: [...Object.values(config.rpc ?? {}), humanId.hubChainRpc].flatMap((url) => (url === undefined ? [] : urlSecrets(url))).concat(passport.apiKey === undefined ? [] : [passport.apiKey]),
       salt: config.salt,
       publicUrl: config.publicUrl,
       now: options.now,
@@ -272,7 +274,7 @@ export async function startStrategyServer(options: StartStrategyServerOptions): 
       return [
         `personhood strategy server listening on ${url}`,
         `Strategies: ${Object.keys(app.strategies).map((name) => `${url}/strategies/${name}`).join(', ')}`,
-        `Networks: ${Object.entries(providers).map(([network]) => `${network}${config.rpc?.[network] ? ` (${redactUrl(config.rpc[network] as string)})` : ''}`).join(', ')}`,
+        `Networks: ${Object.entries(providers).map(([network]) => `${network}${config.rpc?.[network] ? ` (${redactUrl(config.rpc[network] as string, urlSecrets(config.rpc[network]))})` : ''}`).join(', ')}`,
         opened.file
           ? `Answer store: ${opened.file} (${store.size} answers in ${opened.records} records${opened.tornBytes ? `; a torn last line of ${opened.tornBytes} bytes, never acknowledged, was cut off` : ''})`
           : 'Answer store: memory only (--store none): answers are lost on exit.',
