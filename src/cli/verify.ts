@@ -146,6 +146,10 @@ export function formatVerifyReport(report: VerifyReport): string[] {
         ? `Eligible: yes, by ${report.decision.method}.`
         : 'Eligible: no, by no source.',
   )
+  // What the chain cannot see (field notes §4): said wherever a verdict may be compared with the app.
+  if (report.sources.some((source) => source.verdicts.some((verdict) => verdict.credential !== 'passport' && verdict.valid))) {
+    lines.push(`Note: ${"Human ID's app and API first consult an off-chain blocklist and may refuse an address the chain still counts: the strategies (and this package) read the chain, which cannot show that list."}`)
+  }
   return lines
 }
 
