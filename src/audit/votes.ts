@@ -320,7 +320,7 @@ export function latestVotePerVoter(votes: readonly AuditVote[], options: LatestV
       if (!(error instanceof ConflictingRowsError)) throw error
       throw new SnapshotHubError({
         url: options.source ?? 'votes',
-        reason: `voter ${checksumAddress(error.address)} has two different votes at the same time (${tied.map((vote) => vote.id ?? '?').join(', ')}): which one Snapshot counts cannot be told.`,
+        reason: `voter ${checksumAddress(error.address.toLowerCase())} has two different votes at the same time (${tied.map((vote) => vote.id ?? '?').join(', ')}): which one Snapshot counts cannot be told.`,
         cause: error,
       })
     }

@@ -246,7 +246,7 @@ export async function* iterateProposalVotes(context: HubContext, parameters: Ite
       } else if (earlier !== fingerprint) {
         throw new SnapshotHubError({
           url: context.url,
-          reason: `vote ${vote.id} of ${checksumAddress(vote.voter)} was read twice with different contents (page ${pages}): which one the hub holds cannot be told.`,
+          reason: `vote ${vote.id} of ${checksumAddress(vote.voter.toLowerCase())} was read twice with different contents (page ${pages}): which one the hub holds cannot be told.`,
         })
       }
     }
