@@ -52,35 +52,38 @@ export type ReaderLayout = {
 
 /**
  * One call's limits: a node refuses a contract creation over 49,152 bytes
- * (`input`) or returning over 24,576 (`bytes`); a call is planned under 45M
- * gas (geth's eth_call cap is 50M), of which `call` for the call itself. At
+ * (`input`) or returning over 24,576 (`bytes`); a call is planned up to 50M
+ * gas, geth's eth_call cap (`gas`), of which `call` for the call itself. At
  * most `parallel` calls go out at once: a node runs calls of tens of millions
  * of gas one after another, and snapshot.js's provider gives each 25 s.
  */
 export const readerLimits = {
   bytes: 24576,
   input: 49152,
-  gas: 45000000,
-  call: 300000,
+  gas: 50000000,
+  call: 200000,
   parallel: 3
 };
 
 /**
- * Planned gas per voter and credential, and per attestation: the dearer of
- * holding a valid SBT and holding none, measured on the local chain
- * (bench/human-id-reader.ts), and a twentieth more; with expiries, `expiry`
- * more per SBT record (gov-id has two: its own and the zk-passport SBT's) and
- * `validUntil` more per attestation. A voter whose SBT getSBT returns but
- * fails costs more (every fallback runs): a chunk of mostly such voters can
- * run out of gas, and is then read again in two halves.
+ * Planned gas per voter and credential, and per attestation: the typical
+ * cost, the mean of holding a valid SBT and holding none as measured on the
+ * local chain (bench/human-id-reader.ts), rounded up; with expiries,
+ * `expiry` more per SBT record (gov-id has two: its own and the zk-passport
+ * SBT's) and `validUntil` more per attestation. Chunks are planned near the
+ * cap from it: a chunk of mostly dearer voters (an SBT that getSBT returns
+ * but fails, expired or revoked, runs every fallback; a valid phone or
+ * biometrics SBT costs a few thousand more than none) can run over the cap,
+ * and is then read again in two halves ({@link halveReaderChunk}), which the
+ * dearest voters fit.
  */
 export const readerGas: Readonly<
   Record<ReaderCredential | 'attestation' | 'expiry' | 'validUntil', number>
 > = {
-  'gov-id': 34000,
-  phone: 24000,
-  biometrics: 24000,
-  attestation: 51000,
+  'gov-id': 28000,
+  phone: 20500,
+  biometrics: 19000,
+  attestation: 49000,
   expiry: 1600,
   validUntil: 2000
 };
@@ -189,6 +192,29 @@ export function planReaderChunks(
   }
   chunks.push(chunk);
   return chunks;
+}
+
+/**
+ * Voters one call holds within its limits when none has an attestation to
+ * read (each attestation asked takes the room of about one voter less).
+ */
+export function readerVotersPerCall(layout: ReaderLayout): number {
+  const fits = (voters: number) => {
+    const next = plan(layout, voters, 0);
+    return (
+      next.gas <= readerLimits.gas &&
+      next.input <= readerLimits.input &&
+      next.bytes <= readerLimits.bytes
+    );
+  };
+  let low = 1;
+  let high = 65536;
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if (fits(middle)) low = middle;
+    else high = middle - 1;
+  }
+  return low;
 }
 
 /** A chunk cut in two halves of its voters, each with its attestations. */

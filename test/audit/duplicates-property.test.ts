@@ -30,7 +30,7 @@ describe('duplicated, reordered and re-cased upstream rows', () => {
       fc.property(fc.array(vote, { minLength: 1, maxLength: 6 }), fc.array(fc.nat(9), { maxLength: 6 }), fc.array(fc.boolean(), { minLength: 1, maxLength: 40 }), fc.nat(), (base, copies, upper, seed) => {
         const votes: AuditVote[] = base.map((entry, index) => ({ ...entry, id: `v${index}` }))
         const withCopies = [...votes, ...copies.map((pick, index) => ({ ...votes[pick % votes.length]!, id: `copy${index}`, voter: recase(votes[pick % votes.length]!.voter, upper) as AuditVote['voter'] }))]
-        const shuffled = [...withCopies].sort((a, b) => ((a.id.charCodeAt(a.id.length - 1) * 31 + seed) % 7) - ((b.id.charCodeAt(b.id.length - 1) * 31 + seed) % 7))
+        const shuffled = [...withCopies].sort((a, b) => ((String(a.id).charCodeAt(String(a.id).length - 1) * 31 + seed) % 7) - ((String(b.id).charCodeAt(String(b.id).length - 1) * 31 + seed) % 7))
         const summary = (run: () => ReturnType<typeof latestVotePerVoter>) => {
           const result = outcome(run)
           if ('error' in result) return result
@@ -48,7 +48,7 @@ describe('duplicated, reordered and re-cased upstream rows', () => {
     const row = fc.record({ attestationId: fc.constantFrom('0x65', '0x66', '0x1001'), recipient: fc.constantFrom(...voters), revoked: fc.boolean() })
     fc.assert(
       fc.property(fc.array(row, { minLength: 1, maxLength: 6 }), fc.array(fc.boolean(), { minLength: 1, maxLength: 40 }), fc.nat(), (base, upper, seed) => {
-        const rows = base.map((entry) => ({ attestationId: entry.attestationId, recipients: [entry.recipient], revoked: entry.revoked }))
+        const rows: { attestationId: string; recipients: string[]; revoked: boolean }[] = base.map((entry) => ({ attestationId: entry.attestationId, recipients: [entry.recipient], revoked: entry.revoked }))
         const recased = rows.map((entry) => ({ revoked: entry.revoked, recipients: entry.recipients.map((recipient) => recase(recipient, upper)), attestationId: entry.attestationId.toUpperCase().replace('0X', '0x') }))
         const doubled = [...rows, ...recased]
         const shuffled = [...doubled].reverse().sort((a, b) => ((a.attestationId.length + seed) % 3) - ((b.attestationId.length + seed) % 3))

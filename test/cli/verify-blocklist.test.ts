@@ -15,6 +15,7 @@ const report = (valid: boolean) =>
     sources: [{ source: 'human-id', verdicts: [{ credential: 'gov-id', valid, reason: valid ? 'valid' : 'none', expiresAt: null }] }],
     unanswered: [],
     decision: { eligible: valid, method: valid ? 'gov-id' : undefined },
+    words: { headline: valid ? 'Counted.' : 'Not counted.', reasons: [], nextSteps: [] },
   }) as unknown as VerifyReport
 
 describe('the off-chain blocklist is said where a verdict meets the app', () => {
