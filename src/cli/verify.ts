@@ -164,6 +164,10 @@ export function formatVerifyReport(report: VerifyReport): string[] {
   )
   lines.push('Why:', ...report.words.reasons.map((reason) => `  - ${reason}`))
   lines.push('Next:', ...report.words.nextSteps.map((step) => `  - ${step.text}${step.url ? ` ${step.url}` : ''}`))
+  // What the chain cannot see (field notes §4): said wherever a verdict may be compared with the app.
+  if (report.sources.some((source) => source.verdicts.some((verdict) => verdict.credential !== 'passport' && verdict.valid))) {
+    lines.push(`Note: ${"Human ID's app and API first consult an off-chain blocklist and may refuse an address the chain still counts: the strategies (and this package) read the chain, which cannot show that list."}`)
+  }
   return lines
 }
 
