@@ -104,8 +104,11 @@ if (mode === '--world') {
   }
   const out = join(dir, 'report')
   // The heap sampled as the audit runs, for the table's note on where the memory goes.
-  let peakHeap = 0
-  const sampler = setInterval(() => (peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed)), 50)
+  const peak = { heapUsed: 0, external: 0, arrayBuffers: 0, rss: 0 }
+  const sampler = setInterval(() => {
+    const usage = process.memoryUsage()
+    for (const key of Object.keys(peak) as (keyof typeof peak)[]) peak[key] = Math.max(peak[key], usage[key])
+  }, 50)
   const started = performance.now()
   const { result } = await runAuditCommand(
     { votes: world.votesFile, config: world.configFile, snapshot: world.snapshot, network: '10', out, choices: [...demoChoices], type: 'single-choice', cache: false, linkedWallets: linked },
@@ -116,7 +119,8 @@ if (mode === '--world') {
   if (process.env.BENCH_DEBUG) {
     globalThis.gc?.()
     console.error(JSON.stringify(Object.fromEntries(kinds)))
-    console.error(JSON.stringify({ peakHeapMb: peakHeap / 1048576, heapAfterMb: process.memoryUsage().heapUsed / 1048576, memory: process.memoryUsage() }))
+    const mb = (record: Record<string, number>) => Object.fromEntries(Object.entries(record).map(([key, bytes]) => [key, Math.round(bytes / 1048576)]))
+    console.error(JSON.stringify({ sampledPeaksMb: mb(peak), afterFullGcMb: mb({ ...process.memoryUsage() }) }))
   }
   const reportMb = ['audit.json', 'audit.csv', 'audit.md', 'audit.html'].reduce((total, name) => total + statSync(join(out, name)).size, 0) / 1024 / 1024
   // The floor: the same reads, with the reader's calls those of one plan over every voter asked
