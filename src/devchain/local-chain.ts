@@ -11,6 +11,7 @@ import { blockToTime, timeToBlock } from '../world/chain-time.js'
 import { localChainArtifacts } from './artifacts.js'
 import { createEdrProvider, ProviderRpcError } from './edr.js'
 import { planLocalChain, type LocalChainWorld, type PlannedBlock } from './plan.js'
+import { callReaderInSlices } from './reader-slices.js'
 import { LocalChainStorage } from './storage.js'
 import { serveJsonRpc, type JsonRpcServer } from './rpc-server.js'
 
@@ -212,6 +213,13 @@ export async function startLocalChain(parameters: StartLocalChainParameters): Pr
         )
       }
       await sync()
+      if (method === 'eth_call' && Array.isArray(params) && typeof params[0] === 'object' && params[0] !== null) {
+        // A large reader call runs in slices (reader-slices.ts): EDR's trace of one call near the 50M cap is 4.4 GB.
+        const [call, ...rest] = params as [Record<string, unknown>, ...unknown[]]
+        const { input: _input, ...withoutInput } = call
+        const sliced = await callReaderInSlices(call, async (data) => (await edr.request({ method, params: [{ ...withoutInput, data }, ...rest] })) as Hex)
+        if (sliced !== undefined) return sliced
+      }
       return edr.request({ method, params })
     },
   }

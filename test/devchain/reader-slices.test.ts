@@ -1,0 +1,80 @@
+/**
+ * The local chain's slices of a large reader call (src/devchain/reader-slices.ts): a call planned
+ * over the slice runs as consecutive calls, each planned within it, over its voters in order, and
+ * their answers join into the bytes of the whole call; any other call is left to run as sent.
+ */
+import { decodeAbiParameters, encodeAbiParameters, keccak256, parseAbiParameters, toHex, type Hex } from 'viem'
+import { describe, expect, test } from 'vitest'
+import { callReaderInSlices, localReaderSliceGas } from '../../src/devchain/reader-slices.js'
+import { planReaderChunk, readerArgs, readerCode, readerValues, readerVoterBytes, readerVotersPerCall, type ReaderAsk, type ReaderLayout } from '../../src/rules/reader.js'
+
+const argTypes = parseAbiParameters(readerArgs.join(', '))
+const layout: ReaderLayout = { credentials: ['gov-id', 'phone', 'biometrics', 'clean-hands'], expiries: true }
+const ask: ReaderAsk = {
+  hub: '0x2AA822e264F8cc31A2b9C22f39e5551241e94DfB',
+  actionId: 123456789n,
+  circuits: [
+    { credential: 'gov-id', circuitId: `0x${'11'.repeat(32)}`, issuer: 7n, store: '0xdD748977BAb5782625AF1466F4C5F02Eb92Fce31' },
+    { credential: 'phone', circuitId: `0x${'22'.repeat(32)}`, issuer: 8n, store: '0x0000000000000000000000000000000000000000' },
+    { credential: 'biometrics', circuitId: `0x${'33'.repeat(32)}`, issuer: 9n, store: '0x0000000000000000000000000000000000000000' },
+  ],
+  passport: { circuitId: `0x${'44'.repeat(32)}`, issuer: 10n },
+  signProtocol: '0x4e4af2a21ebf62850fD99Eb6253E1eFBb56098cD',
+  schemaId: 1n,
+  attester: '0xB1f50c6C34C72346b1229e5C80587D0D659556Fd',
+}
+const voterAt = (n: number) => keccak256(toHex(`voter ${n}`)).slice(0, 42).toLowerCase()
+const head = `${'ab'.repeat(96)}`
+/** Each voter's records, and each attestation's answer, as bytes that name them. */
+const recordsOf = (voter: string) => keccak256(voter as Hex).slice(2).repeat(4).slice(0, 2 * readerVoterBytes(layout))
+const pairOf = (id: bigint) => id.toString(16).padStart(14, '0')
+
+/** A node that answers a reader call with the records of its voters and attestations, noting each call. */
+function fakeNode() {
+  const calls: { voters: string[]; pairs: bigint[] }[] = []
+  const run = async (data: Hex): Promise<Hex> => {
+    const [, , voters, , pairs] = decodeAbiParameters(argTypes, `0x${data.slice(readerCode.length)}`) as unknown as [unknown, unknown, string, unknown, string]
+    const call = { voters: [] as string[], pairs: [] as bigint[] }
+    for (let at = 2; at < voters.length; at += 40) call.voters.push(`0x${voters.slice(at, at + 40)}`)
+    for (let at = 2; at < pairs.length; at += 20) call.pairs.push(BigInt(`0x${pairs.slice(at, at + 16)}`))
+    calls.push(call)
+    return `0x${head}${call.voters.map(recordsOf).join('')}${call.pairs.map(pairOf).join('')}`
+  }
+  return { calls, run }
+}
+
+describe('a reader call on the local chain', () => {
+  test('planned near the 50M cap, it runs in slices planned within the slice, and answers the bytes of the whole call', async () => {
+    // As many voters as one call holds, as the reader's client plans it.
+    const voters = Array.from({ length: readerVotersPerCall(layout) - 20 }, (_, index) => voterAt(index))
+    // An attestation for one voter in 25, as in the benches' worlds.
+    const pairs = voters.flatMap((voter, index): [bigint, string][] => (index % 25 === 0 ? [[BigInt(1000 + index), voter]] : []))
+    const chunk = planReaderChunk(layout, voters, pairs)
+    expect(chunk.gas).toBeGreaterThan(45_000_000)
+    expect(chunk.gas).toBeLessThanOrEqual(50_000_000)
+    const data = `${readerCode}${encodeAbiParameters(argTypes, readerValues(layout, ask, chunk) as never).slice(2)}` as Hex
+    const node = fakeNode()
+    const answer = await callReaderInSlices({ data, gas: '0x2faf080' }, node.run)
+    expect(answer).toBe(`0x${head}${voters.map(recordsOf).join('')}${pairs.map(([id]) => pairOf(id)).join('')}`)
+    expect(node.calls.length).toBe(8)
+    expect(node.calls.flatMap((call) => call.voters)).toEqual(voters)
+    expect(node.calls.flatMap((call) => call.pairs)).toEqual(pairs.map(([id]) => id))
+    for (const call of node.calls) {
+      const part = planReaderChunk(layout, call.voters, pairs.filter(([, voter]) => call.voters.includes(voter)))
+      expect(part.gas).toBeLessThanOrEqual(localReaderSliceGas)
+    }
+  })
+
+  test('within the slice, or not a reader call, or asking attestations out of their voters’ order, it runs as sent', async () => {
+    const node = fakeNode()
+    const small = planReaderChunk(layout, [voterAt(1), voterAt(2)], [[5n, voterAt(2)]])
+    const smallData = `${readerCode}${encodeAbiParameters(argTypes, readerValues(layout, ask, small) as never).slice(2)}` as Hex
+    expect(await callReaderInSlices({ data: smallData }, node.run)).toBeUndefined()
+    expect(await callReaderInSlices({ to: '0xcA11bde05977b3631167028862bE2a173976CA11', data: '0x82ad56cb' }, node.run)).toBeUndefined()
+    const voters = Array.from({ length: 700 }, (_, index) => voterAt(index))
+    const reordered = planReaderChunk(layout, voters, [[2n, voters[600]!], [1n, voters[3]!]])
+    const reorderedData = `${readerCode}${encodeAbiParameters(argTypes, readerValues(layout, ask, reordered) as never).slice(2)}` as Hex
+    expect(await callReaderInSlices({ data: reorderedData }, node.run)).toBeUndefined()
+    expect(node.calls).toEqual([])
+  })
+})
