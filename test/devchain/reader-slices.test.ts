@@ -4,9 +4,13 @@
  * their answers join into the bytes of the whole call; any other call is left to run as sent.
  */
 import { decodeAbiParameters, encodeAbiParameters, keccak256, parseAbiParameters, toHex, type Hex } from 'viem'
-import { describe, expect, test } from 'vitest'
+import { afterAll, describe, expect, test } from 'vitest'
+import { optimismNetwork, universalActionId } from '../../src/chain/constants.js'
+import { startLocalChain, type LocalChain } from '../../src/devchain/index.js'
 import { callReaderInSlices, localReaderSliceGas } from '../../src/devchain/reader-slices.js'
-import { planReaderChunk, readerArgs, readerCode, readerValues, readerVoterBytes, readerVotersPerCall, type ReaderAsk, type ReaderLayout } from '../../src/rules/reader.js'
+import { readReaderVerdicts } from '../../src/verify/reader-verdicts.js'
+import { generateWorld } from '../../src/world/generate/index.js'
+import { planReaderChunk, planReaderChunks, readerArgs, readerCode, readerValues, readerVoterBytes, readerVotersPerCall, type ReaderAsk, type ReaderLayout } from '../../src/rules/reader.js'
 
 const argTypes = parseAbiParameters(readerArgs.join(', '))
 const layout: ReaderLayout = { credentials: ['gov-id', 'phone', 'biometrics', 'clean-hands'], expiries: true }
@@ -77,4 +81,30 @@ describe('a reader call on the local chain', () => {
     expect(await callReaderInSlices({ data: reorderedData }, node.run)).toBeUndefined()
     expect(node.calls).toEqual([])
   })
+})
+
+describe('on the local chain of a world', () => {
+  let chain: LocalChain | undefined
+  afterAll(async () => {
+    await chain?.stop()
+  })
+
+  test('a call of 600 voters, run in slices, reads every verdict as calls of 30 voters (never cut) do', async () => {
+    const world = generateWorld({ now: '2025-06-01T00:00:00.000Z', wallets: 1_000 })
+    chain = await startLocalChain({ world, now: () => Date.parse(world.now), rpc: false })
+    const holders = [...new Set(world.verifications.map((record) => record.address))]
+    const addresses = [...new Set([...holders, ...world.wallets.map((wallet) => wallet.address)])].slice(0, 600)
+    const credentials = ['gov-id', 'phone', 'biometrics'] as const
+    const chunks = planReaderChunks({ credentials, expiries: true }, addresses, () => [])
+    expect(chunks.length).toBe(1)
+    expect(chunks[0]!.gas).toBeGreaterThan(4 * localReaderSliceGas)
+    const read = (group: typeof addresses) =>
+      readReaderVerdicts({ client: chain!.provider, network: optimismNetwork, addresses: group, credentials, actionId: universalActionId, expiries: true, blockNumber: chain!.blockAt(world.now) })
+    const whole = await read(addresses)
+    const small = new Map()
+    for (let start = 0; start < addresses.length; start += 30) for (const [address, verdicts] of (await read(addresses.slice(start, start + 30))).verdicts) small.set(address, verdicts)
+    expect(whole.verdicts).toEqual(small)
+    // Holders of each credential are among them: the slices carry verdicts that hold.
+    expect([...whole.verdicts.values()].filter((verdicts) => verdicts.some((verdict) => verdict.valid)).length).toBeGreaterThan(50)
+  }, 300_000)
 })
