@@ -21,7 +21,6 @@
  * audit's process (for example `--max-old-space-size=1024`).
  */
 import { execFileSync, spawn } from 'node:child_process'
-import { decodeAbiParameters, parseAbiParameters } from 'viem'
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { loadavg, cpus, tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -32,7 +31,7 @@ import { runAuditCommand } from '../src/cli/audit.js'
 import { serveEnvironment } from '../src/cli/serve.js'
 import { startServe } from '../src/server/index.js'
 import { generateWorld } from '../src/world/index.js'
-import { planReaderChunks, readerArgs, readerCode } from '../src/rules/reader.js'
+import { createReaderFloor } from './reader-floor.js'
 
 const worldNow = '2025-06-01T00:00:00.000Z'
 /** The clock of the world and the audit: an hour after the world's day began. */
@@ -69,31 +68,11 @@ if (mode === '--world') {
   const world = JSON.parse(rest[2]!) as World
   let requests = 0
   const kinds = new Map<string, number>()
-  // The reader's calls, read back for the floor: the voters and attestations each asked for.
-  let readerCalls = 0
-  const asked = new Map<string, bigint[]>()
-  const readArgs = parseAbiParameters(readerArgs.join(', '))
-  const noteReaderCall = (data: string) => {
-    readerCalls++
-    const [, , voters, , pairs] = decodeAbiParameters(readArgs, `0x${data.slice(readerCode.length)}`) as unknown as [unknown, unknown, string, unknown, string]
-    const chunk: string[] = []
-    for (let at = 2; at < voters.length; at += 40) {
-      const voter = `0x${voters.slice(at, at + 40)}`.toLowerCase()
-      chunk.push(voter)
-      if (!asked.has(voter)) asked.set(voter, [])
-    }
-    for (let at = 2; at < pairs.length; at += 20) {
-      const [id, position] = [BigInt(`0x${pairs.slice(at, at + 16)}`), Number.parseInt(pairs.slice(at + 16, at + 20), 16)]
-      const mine = asked.get(chunk[position]!)!
-      if (!mine.includes(id)) mine.push(id)
-    }
-  }
+  // The reader's calls, read back for the floor.
+  const reader = createReaderFloor()
   const counting: typeof fetch = async (input, init) => {
     requests++
-    if (typeof init?.body === 'string' && init.body.includes(readerCode.slice(2, 200))) {
-      const body = JSON.parse(init.body) as { method: string; params: [{ data: string }] }
-      if (body.method === 'eth_call') noteReaderCall(body.params[0].data)
-    }
+    reader.note(init?.body)
     if (process.env.BENCH_DEBUG) {
       const request = new Request(input, init)
       const kind = request.method === 'POST' ? `rpc ${(JSON.parse(await request.clone().text()) as { method: string }).method}` : new URL(request.url).pathname.replace(/0x[0-9a-fA-F]{40}/g, '<address>').replace(/\/\d+\//g, '/<n>/')
@@ -125,8 +104,7 @@ if (mode === '--world') {
   const reportMb = ['audit.json', 'audit.csv', 'audit.md', 'audit.html'].reduce((total, name) => total + statSync(join(out, name)).size, 0) / 1024 / 1024
   // The floor: the same reads, with the reader's calls those of one plan over every voter asked
   // (the calls a single strategy call over the whole vote would send).
-  const layout = { credentials: ['gov-id', 'phone', 'biometrics', 'clean-hands'], expiries: true }
-  const floor = requests - readerCalls + planReaderChunks(layout, [...asked.keys()], (voter) => asked.get(voter)!).length
+  const floor = requests - reader.calls() + reader.planned(['gov-id', 'phone', 'biometrics', 'clean-hands'])
   const measured: Measured = { voters: result.voters.length, requests, floor, seconds, peakRssMb: process.resourceUsage().maxRSS / 1024, verified: result.summary.eligibleVoters, reportMb }
   process.stdout.write(JSON.stringify(measured))
 } else {

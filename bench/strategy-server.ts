@@ -21,6 +21,7 @@ import { startServe } from '../src/server/index.js'
 import { startStrategyServer } from '../src/strategy-server/start.js'
 import { generateWorld } from '../src/world/generate/index.js'
 import { apiV2, ApiV2Error } from '../test/strategy-server/api-v2.js'
+import { createReaderFloor, type ReaderFloor } from './reader-floor.js'
 
 const wallets = Number(process.env.WALLETS ?? 12_000)
 const burstSize = Number(process.env.BURST ?? 1000)
@@ -37,7 +38,10 @@ const { state } = reference.app.context.store
 const chain = reference.chain!
 const key = state.apiKeys.find((candidate) => candidate.name === 'analytics')!
 const folder = mkdtempSync(join(tmpdir(), 'bench-strategy-server-'))
+/** The reader calls of the close, read back for its floor (the one call's floor: one plan over its voters). */
+let closeReader: ReaderFloor | undefined
 const slow: typeof fetch = async (input, init) => {
+  closeReader?.note(init?.body)
   await new Promise((resolve) => setTimeout(resolve, addedMs))
   return fetch(input, init)
 }
@@ -158,15 +162,20 @@ const rows: Row[] = []
   const voters = everyone.slice(0, closeSize)
   const snapshot = freshSnapshot()
   let before = upstream()
+  closeReader = createReaderFloor()
   const cold = await call(voters, snapshot)
   await runsDone()
+  const closeUpstream = upstream() - before
+  // The floor: the same requests, the reader's calls those of one plan over every voter asked.
+  const floor = closeUpstream - closeReader.calls() + closeReader.planned(options.credentials)
+  closeReader = undefined
   rows.push({
     measure: `close: ${voters.length} voters in one call`,
     calls: 1,
     voters: voters.length,
     wall: cold.status === 200 ? `${(cold.ms / 1000).toFixed(2)} s (server ${(cold.serverMs / 1000).toFixed(2)} s)` : `503 after ${(cold.ms / 1000).toFixed(2)} s`,
-    upstream: upstream() - before,
-    note: cold.status === 200 ? 'cold' : 'cold: 503 + Retry-After, its run went on to the store',
+    upstream: closeUpstream,
+    note: `${cold.status === 200 ? 'cold' : 'cold: 503 + Retry-After, its run went on to the store'}; floor ${floor} (${(closeUpstream / floor).toFixed(2)}x)`,
   })
   before = upstream()
   const again = await call(voters, snapshot)

@@ -116,7 +116,10 @@ export function createStrategyJudge(parameters: CreateStrategyJudgeParameters): 
   const batchSize = parameters.batchSize ?? defaultAuditBatchSize
   if (!Number.isSafeInteger(batchSize) || batchSize < 1) throw new InvalidParameterError({ parameter: 'batchSize', reason: `Expected a positive integer, got ${batchSize}.` })
   // One cache for every batch of the audit, so a listing read for the first batch serves the rest.
-  const cache = parameters.context.cache ?? createStrategyCache()
+  // It holds two batches' entries: what later batches read again (the listings, block headers) is
+  // used by every batch and stays; a voter's own answer (Passport's, kept for good by the strategy)
+  // is never asked again in the audit, and 100,000 of them were tens of MB held to the end.
+  const cache = parameters.context.cache ?? createStrategyCache({ maxEntries: 2 * batchSize + 1_000 })
   // The report shows until when each credential holds: Human ID on chain reads the expiries too.
   const humanId = { expiries: true, ...parameters.context.humanId }
   const context: StrategyContext = { deadlineMs: Infinity, ...parameters.context, humanId, cache }

@@ -30,53 +30,31 @@ const maxDictionaryBytes = 32 * 1024
  * packer.done().of(0) // [{ kind: 'chain', blockNumber: '1' }]
  */
 export function createEvidencePacker(size: number): AuditEvidencePacker {
-  // Where each voter's entry is: its slab, its offset in the slab and its length (length 0: none).
-  const slabOf = new Uint32Array(size)
-  const offsetOf = new Uint32Array(size)
-  const lengthOf = new Uint32Array(size)
-  const slabs: Buffer[] = []
-  let slab = Buffer.allocUnsafeSlow(0)
-  let used = 0
+  // Where each voter's entry is in the slabs (-1: none yet).
+  const refs = new Float64Array(size).fill(-1)
+  const slabs = createByteSlabs()
   let dictionary: Buffer | undefined
   let bytes = 0
-  /**
-   * Keeps `entry` in a slab of the packer's own (allocated apart from Node's shared 8 KB pool): a
-   * small Buffer copied out of zlib's answer lands in that pool, beside the pool's other, short-lived
-   * buffers (the voter's JSON text), and holds the whole 8 KB pool alive: 4 KB a voter where the
-   * entry is 350 bytes.
-   */
-  const keep = (index: number, entry: Buffer) => {
-    if (used + entry.length > slab.length) {
-      slab = Buffer.allocUnsafeSlow(Math.max(slabBytes, entry.length))
-      slabs.push(slab)
-      used = 0
-    }
-    entry.copy(slab, used)
-    slabOf[index] = slabs.length - 1
-    offsetOf[index] = used
-    lengthOf[index] = entry.length
-    used += entry.length
-  }
   return {
     set(index, evidence) {
       // A verdict without evidence is [] and one with it [evidence], so `undefined` and `null` stay apart.
       const text = Buffer.from(stringifyJson(evidence.map((item) => (item === undefined ? [] : [item]))))
-      // The dictionary is a copy of its own, for the same reason as the entries.
+      // The dictionary is a copy of its own: `text` may be a slice of Node's shared pool.
       dictionary ??= copyApart(text.subarray(Math.max(0, text.length - maxDictionaryBytes)))
       const entry = deflateRawSync(text, { dictionary })
-      bytes += entry.length - lengthOf[index]!
-      keep(index, entry)
+      if (refs[index]! >= 0) bytes -= slabs.read(refs[index]!).length
+      bytes += entry.length
+      refs[index] = slabs.keep(entry)
     },
     done() {
-      const dictionaryUsed = dictionary
+      const used = dictionary
       return {
         size,
-        bytes: bytes + (dictionaryUsed?.length ?? 0),
+        bytes: bytes + (used?.length ?? 0),
         of(index) {
-          const length = lengthOf[index] ?? 0
-          if (length === 0 || dictionaryUsed === undefined) return []
-          const entry = slabs[slabOf[index]!]!.subarray(offsetOf[index]!, offsetOf[index]! + length)
-          const items = JSON.parse(inflateRawSync(entry, { dictionary: dictionaryUsed }).toString('utf8')) as unknown[][]
+          const ref = refs[index] ?? -1
+          if (ref < 0 || used === undefined) return []
+          const items = JSON.parse(inflateRawSync(slabs.read(ref), { dictionary: used }).toString('utf8')) as unknown[][]
           return items.map((item) => (item.length ? item[0] : undefined))
         },
       }
@@ -84,8 +62,49 @@ export function createEvidencePacker(size: number): AuditEvidencePacker {
   }
 }
 
-/** Bytes of one slab of packed entries: about 3,000 voters' evidence. */
+/** Bytes of one slab of {@link createByteSlabs}: about 3,000 voters' packed evidence. */
 const slabBytes = 1 << 20
+
+/** Byte strings kept one after another in slabs of their own (see {@link createByteSlabs}). */
+export type ByteSlabs = {
+  /** Copies `bytes` in; answers where they are. */
+  keep(bytes: Uint8Array): number
+  /** The bytes kept at `ref` (a view of the slab). */
+  read(ref: number): Buffer
+  /** The memory the slabs hold. */
+  buffers(): readonly ArrayBuffer[]
+}
+
+/**
+ * Keeps many small byte strings copied into 1 MB slabs allocated apart from Node's shared 8 KB pool.
+ * A small Buffer (a copy of zlib's answer, for instance) is cut from that pool, beside the pool's
+ * other, short-lived buffers (each voter's JSON text), and holds the whole 8 KB pool alive: the
+ * audit's evidence held 4 KB a voter where an entry is 350 bytes (204 MB at 50,000 voters).
+ */
+export function createByteSlabs(): ByteSlabs {
+  const slabs: Buffer[] = []
+  let used = slabBytes
+  // Of each string kept, by its ref: its slab, its offset there and its length.
+  const where: number[] = []
+  return {
+    keep(bytes) {
+      if (used + bytes.length > slabBytes) {
+        // A new slab (one of its own for a string larger than a slab, which is then full).
+        slabs.push(Buffer.allocUnsafeSlow(Math.max(slabBytes, bytes.length)))
+        used = 0
+      }
+      slabs.at(-1)!.set(bytes, used)
+      where.push(slabs.length - 1, used, bytes.length)
+      used += bytes.length
+      return where.length / 3 - 1
+    },
+    read(ref) {
+      const [slab, offset, length] = [where[3 * ref]!, where[3 * ref + 1]!, where[3 * ref + 2]!]
+      return slabs[slab]!.subarray(offset, offset + length)
+    },
+    buffers: () => slabs.map((slab) => slab.buffer as ArrayBuffer),
+  }
+}
 
 /** A copy of `bytes` in memory of its own, not a slice of Node's shared pool. */
 function copyApart(bytes: Buffer): Buffer {

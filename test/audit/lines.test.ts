@@ -3,11 +3,9 @@
  * is packed apart and comes back exactly as it would have been written (bigints as decimal strings,
  * a missing evidence still missing, a null still null), whatever the order it was packed in.
  */
-import { setFlagsFromString } from 'node:v8'
-import { runInNewContext } from 'node:vm'
 import { getAddress } from 'viem'
 import { describe, expect, test } from 'vitest'
-import { auditVoterLine, createEvidencePacker, createVerdictTable } from '../../src/audit/lines.js'
+import { auditVoterLine, createByteSlabs, createEvidencePacker, createVerdictTable } from '../../src/audit/lines.js'
 import { runAudit, type AuditJudgment } from '../../src/audit/run.js'
 import type { AuditRun } from '../../src/audit/types.js'
 import { stringifyJson } from '../../src/utils/json.js'
@@ -56,27 +54,25 @@ describe('the evidence packer', () => {
   })
 })
 
-/** V8's full garbage collection (exposed at run time, as src/devchain/edr.ts does). */
-function collectGarbage(): void {
-  setFlagsFromString('--expose-gc')
-  ;(runInNewContext('gc') as () => void)()
-}
-
 describe('the evidence packer’s memory', () => {
-  test('holds about what it packed: 3,000 voters’ evidence keep no shared 8 KB pools of Node alive', () => {
-    const voters = 3_000
-    collectGarbage()
-    const before = process.memoryUsage().arrayBuffers
-    const packer = createEvidencePacker(voters)
-    for (let n = 0; n < voters; n++) packer.set(n, [chainEvidence(n + 1), chainEvidence(n + 2), { score: n }])
-    const packed = packer.done()
-    collectGarbage()
-    const held = process.memoryUsage().arrayBuffers - before
-    // What a full collection leaves is the packed bytes and at most one partly filled slab of 1 MB
-    // (before, each voter's small entry held the 8 KB pool it was cut from: 4 KB a voter, 12 MB here).
-    expect(packed.bytes).toBeLessThan(1_500_000)
-    expect(held).toBeLessThan(packed.bytes + (1 << 20) + 64 * 1024)
-    expect(packed.of(2_999)).toEqual(JSON.parse(stringifyJson([chainEvidence(3_000), chainEvidence(3_001), { score: 2_999 }])))
+  test('keeps byte strings cut from Node’s shared 8 KB pool as copies in slabs of its own, never the pool', () => {
+    const slabs = createByteSlabs()
+    const kept: [number, Buffer][] = []
+    // 6,000 strings of about 350 bytes, each a slice of Node's shared pool (as zlib's answers and small copies are).
+    for (let n = 0; n < 6_000; n++) {
+      const bytes = Buffer.from(`${n}:${'x'.repeat(340)}`)
+      expect(bytes.buffer.byteLength).toBe(Buffer.poolSize)
+      kept.push([slabs.keep(bytes), Buffer.from(bytes.toString())])
+    }
+    // About 2 MB kept: two slabs of 1 MB of their own, no pool among them (the packer held a pool of 8 KB a voter).
+    expect(slabs.buffers().length).toBe(2)
+    expect(slabs.buffers().every((buffer) => buffer.byteLength === 1 << 20)).toBe(true)
+    for (const [ref, bytes] of kept) expect(slabs.read(ref).equals(bytes)).toBe(true)
+    // A string larger than a slab gets one of its own.
+    const large = Buffer.alloc(3 << 20, 7)
+    const ref = slabs.keep(large)
+    expect(slabs.read(ref).equals(large)).toBe(true)
+    expect(slabs.read(kept[5_999]![0]).equals(kept[5_999]![1])).toBe(true)
   })
 })
 
