@@ -1,0 +1,50 @@
+/**
+ * The audit's strategy cache across batches (src/audit/judge.ts): what every batch reads again (a
+ * listing) stays from the first batch to the last, and a voter's own answer, never asked again in an
+ * audit, does not stay to the end: the cache holds two batches' entries, not every voter's.
+ */
+import { getAddress, numberToHex, type Address } from 'viem'
+import { z } from 'zod'
+import { describe, expect, test } from 'vitest'
+import { createStrategyJudge } from '../../src/audit/judge.js'
+import { defineStrategy } from '../../src/strategy/define.js'
+import type { StrategyCache } from '../../src/strategy/cache.js'
+
+const at = (n: number) => getAddress(`0x${n.toString(16).padStart(40, '0')}`) as Address
+const provider = {
+  async request({ method, params }: { method: string; params?: unknown }) {
+    if (method !== 'eth_getBlockByNumber') throw new Error(`unexpected ${method}`)
+    const number = BigInt((params as unknown[])[0] as string)
+    return { number: numberToHex(number), hash: `0x${'ab'.repeat(32)}`, timestamp: numberToHex(1_700_000_000n + 2n * number) }
+  },
+}
+
+describe('the audit’s strategy cache', () => {
+  test('keeps the listing every batch reads from the first batch to the last, and at most two batches of voters’ answers', async () => {
+    const listingReads: number[] = []
+    let cache: StrategyCache | undefined
+    // Like passport-v2: a listing read once and kept, then each voter's answer kept for good.
+    const listed = defineStrategy({
+      name: 'listed',
+      title: 'Listed',
+      optionsSchema: z.object({}).strict(),
+      async score({ addresses, runtime }) {
+        cache = runtime.cache
+        if (runtime.cache?.get('listing') === undefined) {
+          listingReads.push(addresses.length)
+          runtime.cache?.set('listing', { rows: addresses.length })
+        }
+        for (const address of addresses) runtime.cache?.set(`answer ${address}`, { score: 1 })
+        return new Map(addresses.map((address) => [address, { score: 1, detail: [] as unknown[] }]))
+      },
+    })
+    const batchSize = 1_000
+    const judge = createStrategyJudge({ definition: listed, options: {}, network: '1', provider, snapshot: 100n, context: {}, batchSize })
+    const addresses = Array.from({ length: 20_000 }, (_, index) => at(index + 1))
+    let judged = 0
+    for await (const batch of judge({ addresses }) as AsyncIterable<ReadonlyMap<string, unknown>>) judged += batch.size
+    expect(judged).toBe(20_000)
+    expect(listingReads).toEqual([1_000])
+    expect(cache!.size).toBeLessThanOrEqual(2 * batchSize + 1_000)
+  })
+})
