@@ -388,7 +388,7 @@ export function readerStore(sbt: ReaderSbt): boolean | undefined {
 }
 
 /**
- * An SBT record as classifySbt (./rules.ts) reads it at `at` (the block's
+ * An SBT record as classifySbt (./sbt.ts) reads it at `at` (the block's
  * timestamp): undefined when the SBT was not read. The reader compared the
  * public values with the expected ones, and without expiries the expiry with
  * `at`; the values below stand for those comparisons.
@@ -437,7 +437,7 @@ export function readerSbtReads(
 }
 
 /**
- * An attestation as checkOnchainCleanHandsAttestation (./rules.ts) reads it,
+ * An attestation as checkOnchainCleanHandsAttestation (./clean-hands.ts) reads it,
  * for `voter` at `at` (the block's timestamp): the attestation (values
  * standing for the reader's comparisons) and how to decode its recipient.
  * Undefined when recipients[0] is not an ABI string at offset 32 (an ABI
