@@ -25,7 +25,7 @@ async function read(address: string, blockNumber: bigint): Promise<OnchainPasspo
   const callData = encodeFunctionData({ abi: parseAbi(passportDecoderAbi), functionName: 'getScore', args: [address as Address] })
   const [result] = await chain.client.readContract({
     address: optimismNetwork.contracts.multicall3,
-    abi: parseAbi(['function aggregate3((address target, bool allowFailure, bytes callData)[] calls) payable returns ((bool success, bytes returnData)[] returnData)']),
+    abi: parseAbi(['function aggregate3((address target, bool allowFailure, bytes callData)[] calls) view returns ((bool success, bytes returnData)[] returnData)']),
     functionName: 'aggregate3',
     args: [[{ target: optimismNetwork.contracts.passportDecoder!, allowFailure: true, callData }]],
     blockNumber,
