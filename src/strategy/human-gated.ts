@@ -157,7 +157,7 @@ export const humanGatedStrategy = defineStrategy<HumanGatedOptions, HumanGatedDe
     if (issues.length > 0) throw new StrategyOptionsError({ strategy, issues })
     const inner = options.strategies.map((entry) => ({ ...entry, strategy: registry[entry.name]! }))
     const { mode: _mode, cap: _cap, strategies: _strategies, ...human } = options
-    const testOptions = { ...human, verifiedScore: 1 }
+    const testOptions = { ...human, verifiedScore: 1, passportSource: 'api' as const }
     const humanTest = humanVerificationStrategy.prepare!({ strategy, options: testOptions, runtime })
     return { ...options, inner, humanTest }
   },

@@ -145,6 +145,29 @@ async function hubBlockAt(parameters: {
   return block
 }
 
+/**
+ * The hub chain's client and its block at the snapshot (Optimism, or the Base Sepolia sandbox):
+ * what Human ID is read at, and Passport's decoder when the space's network has none.
+ *
+ * @throws {StrategyOptionsError} when the space is on another network and no hub chain RPC is given.
+ */
+export async function hubChainAt(parameters: {
+  strategy: string
+  runtime: StrategyRuntime
+  network: string
+  provider: StrategyProvider
+  snapshot: ResolvedSnapshot
+  addresses: readonly Address[]
+  sandbox?: boolean | undefined
+  /** The hub block already found (no read). */
+  block?: HumanIdDetail['hubBlock'] | undefined
+}): Promise<{ client: ChainClient; block: HumanIdDetail['hubBlock'] }> {
+  const hub = hubChainOf(parameters.sandbox === true)
+  const client = hubClient(parameters.runtime, parameters.strategy, hub, parameters.network, parameters.provider)
+  const block = parameters.block ?? (await hubBlockAt({ ...parameters, client, hub }))
+  return { client, block }
+}
+
 function attestationIndexOf(runtime: StrategyRuntime): AttestationIndexClient {
   const { context } = runtime
   return (

@@ -20,6 +20,7 @@ import {
   ReaderChunk,
   readerCode,
   readerLimits,
+  readerPassportAnswer,
   ReaderSbt,
   readerSbtReads,
   readerStore,
@@ -59,6 +60,8 @@ export type HumanVerdict = {
   verified: boolean;
   // One verdict per asked credential.
   credentials: Record<string, CredentialVerdict>;
+  // With a Passport decoder: its getScore answer, read in the same call.
+  onchainPassport?: { success: boolean; data: string };
 };
 
 export type HumanVerdicts = {
@@ -379,7 +382,8 @@ async function blockfinder(network, snapshot, provider, hubNetwork: string) {
 /**
  * Per voter (checksummed), whether the asked Human ID credentials match at the
  * snapshot, and each credential's verdict: for human-id and the strategies
- * that reuse it. Throws an Error naming the source that failed (the hub chain,
+ * that reuse it; with `passportDecoder`, each voter's on-chain Passport read in
+ * the same call. Throws an Error naming the source that failed (the hub chain,
  * the attestation index): never a silent 0.
  */
 export async function verifyHumans(
@@ -387,7 +391,8 @@ export async function verifyHumans(
   provider,
   addresses: string[],
   options,
-  snapshot
+  snapshot,
+  passportDecoder?: string
 ): Promise<HumanVerdicts> {
   const { credentials, match, actionId, sandbox } = readOptions(options);
   const hubNetwork = sandbox ? '84532' : '10';
@@ -423,14 +428,15 @@ export async function verifyHumans(
     },
     signProtocol: sandbox ? readerZeroAddress : signProtocolAddress,
     schemaId: cleanHandsOnchainSchemaId,
-    attester: cleanHandsAttester
+    attester: cleanHandsAttester,
+    passportDecoder
   };
   const rows = credentials.includes('clean-hands')
     ? await cleanHandsRows(voters)
     : {};
   // Chunks of voters, with their attestations, within one call's limits. The
   // reader returns no expiries: a score needs none.
-  const layout = { credentials };
+  const layout = { credentials, passport: passportDecoder !== undefined };
   const chunks = planReaderChunks(layout, voters, voter =>
     (rows[voter.toLowerCase()] ?? [])
       .map(attestationId)
@@ -582,7 +588,9 @@ export async function verifyHumans(
           credentials,
           match
         }).valid,
-        credentials: Object.fromEntries(ordered)
+        credentials: Object.fromEntries(ordered),
+        onchainPassport:
+          read.onchainPassport && readerPassportAnswer(read.onchainPassport)
       };
     }
   });
