@@ -34,8 +34,8 @@ describe('the copies of the ground floor (src/rules/)', () => {
 
   it('each folder carries only the topics its code imports, and what those import', () => {
     expect(topicsOf('strategies/human-id')).toEqual(['clean-hands', 'errors', 'fallback', 'hub', 'reader', 'sbt'])
-    expect(topicsOf('strategies/passport-v2')).toEqual(['decimals', 'passport'])
-    expect(topicsOf('strategies/human-verification')).toEqual(['errors', 'fallback'])
+    expect(topicsOf('strategies/passport-v2')).toEqual(['decimals', 'passport', 'passport-onchain'])
+    expect(topicsOf('strategies/human-verification')).toEqual(['decimals', 'errors', 'fallback', 'passport', 'passport-onchain'])
     expect(topicsOf('strategies/human-gated')).toEqual(['errors', 'gate'])
   })
 
