@@ -5,7 +5,9 @@
  * `personhood audit`'s own code path (`runAuditCommand`: audit(), then the four report files) run in
  * another process against it, so the peak memory is the audit's alone. Prints a markdown table:
  * voters, requests sent (every HTTP and JSON-RPC request, counted as it leaves), time, peak resident
- * memory (the process's RSS high-water mark) and the report's size.
+ * memory (the process's RSS high-water mark) and the report's size, and the floor of the requests:
+ * the same reads with the reader's calls those of one plan over every voter (what a single strategy
+ * call over the whole vote would send), and the ratio of the two.
  *
  * Linked wallets are off (`--no-linked-wallets`): they add one score-history read per voter, paced
  * by the key's tier (2,000 per 15 minutes at tier 3), which would make the large sizes a matter of
@@ -19,7 +21,8 @@
  * audit's process (for example `--max-old-space-size=1024`).
  */
 import { execFileSync, spawn } from 'node:child_process'
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { decodeAbiParameters, parseAbiParameters } from 'viem'
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { loadavg, cpus, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
@@ -29,6 +32,7 @@ import { runAuditCommand } from '../src/cli/audit.js'
 import { serveEnvironment } from '../src/cli/serve.js'
 import { startServe } from '../src/server/index.js'
 import { generateWorld } from '../src/world/index.js'
+import { planReaderChunks, readerArgs, readerCode } from '../src/rules/reader.js'
 
 const worldNow = '2025-06-01T00:00:00.000Z'
 /** The clock of the world and the audit: an hour after the world's day began. */
@@ -36,7 +40,7 @@ const now = () => Date.parse(worldNow) + 3_600_000
 const self = fileURLToPath(import.meta.url)
 
 type World = { env: Record<string, string>; snapshot: string; votesFile: string; configFile: string; worldMs: number }
-type Measured = { voters: number; requests: number; seconds: number; peakRssMb: number; verified: number; reportMb: number }
+type Measured = { voters: number; requests: number; floor: number; seconds: number; peakRssMb: number; verified: number; reportMb: number }
 
 const [mode, ...rest] = process.argv.slice(2)
 
@@ -65,8 +69,31 @@ if (mode === '--world') {
   const world = JSON.parse(rest[2]!) as World
   let requests = 0
   const kinds = new Map<string, number>()
+  // The reader's calls, read back for the floor: the voters and attestations each asked for.
+  let readerCalls = 0
+  const asked = new Map<string, bigint[]>()
+  const readArgs = parseAbiParameters(readerArgs.join(', '))
+  const noteReaderCall = (data: string) => {
+    readerCalls++
+    const [, , voters, , pairs] = decodeAbiParameters(readArgs, `0x${data.slice(readerCode.length)}`) as unknown as [unknown, unknown, string, unknown, string]
+    const chunk: string[] = []
+    for (let at = 2; at < voters.length; at += 40) {
+      const voter = `0x${voters.slice(at, at + 40)}`.toLowerCase()
+      chunk.push(voter)
+      if (!asked.has(voter)) asked.set(voter, [])
+    }
+    for (let at = 2; at < pairs.length; at += 20) {
+      const [id, position] = [BigInt(`0x${pairs.slice(at, at + 16)}`), Number.parseInt(pairs.slice(at + 16, at + 20), 16)]
+      const mine = asked.get(chunk[position]!)!
+      if (!mine.includes(id)) mine.push(id)
+    }
+  }
   const counting: typeof fetch = async (input, init) => {
     requests++
+    if (typeof init?.body === 'string' && init.body.includes(readerCode.slice(2, 200))) {
+      const body = JSON.parse(init.body) as { method: string; params: [{ data: string }] }
+      if (body.method === 'eth_call') noteReaderCall(body.params[0].data)
+    }
     if (process.env.BENCH_DEBUG) {
       const request = new Request(input, init)
       const kind = request.method === 'POST' ? `rpc ${(JSON.parse(await request.clone().text()) as { method: string }).method}` : new URL(request.url).pathname.replace(/0x[0-9a-fA-F]{40}/g, '<address>').replace(/\/\d+\//g, '/<n>/')
@@ -92,7 +119,11 @@ if (mode === '--world') {
     console.error(JSON.stringify({ peakHeapMb: peakHeap / 1048576, heapAfterMb: process.memoryUsage().heapUsed / 1048576, memory: process.memoryUsage() }))
   }
   const reportMb = ['audit.json', 'audit.csv', 'audit.md', 'audit.html'].reduce((total, name) => total + statSync(join(out, name)).size, 0) / 1024 / 1024
-  const measured: Measured = { voters: result.voters.length, requests, seconds, peakRssMb: process.resourceUsage().maxRSS / 1024, verified: result.summary.eligibleVoters, reportMb }
+  // The floor: the same reads, with the reader's calls those of one plan over every voter asked
+  // (the calls a single strategy call over the whole vote would send).
+  const layout = { credentials: ['gov-id', 'phone', 'biometrics', 'clean-hands'], expiries: true }
+  const floor = requests - readerCalls + planReaderChunks(layout, [...asked.keys()], (voter) => asked.get(voter)!).length
+  const measured: Measured = { voters: result.voters.length, requests, floor, seconds, peakRssMb: process.resourceUsage().maxRSS / 1024, verified: result.summary.eligibleVoters, reportMb }
   process.stdout.write(JSON.stringify(measured))
 } else {
   const option = (name: string) => {
@@ -115,11 +146,18 @@ if (mode === '--world') {
       const text = execFileSync(process.execPath, [...(process.env.BENCH_DEBUG ? ['--expose-gc'] : []), ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', self, '--audit', dir, linked ? 'linked' : 'no', line], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })
       const measured = JSON.parse(text) as Measured
       rows.push(
-        `| ${measured.voters.toLocaleString('en-US')} | ${measured.verified.toLocaleString('en-US')} | ${measured.requests.toLocaleString('en-US')} | ${measured.seconds.toFixed(1)} | ${Math.round(measured.peakRssMb).toLocaleString('en-US')} | ${measured.reportMb.toFixed(1)} | ${(world.worldMs / 1000).toFixed(1)} |`,
+        `| ${measured.voters.toLocaleString('en-US')} | ${measured.verified.toLocaleString('en-US')} | ${measured.requests.toLocaleString('en-US')} | ${measured.floor.toLocaleString('en-US')} | ${(measured.requests / measured.floor).toFixed(2)} | ${measured.seconds.toFixed(1)} | ${Math.round(measured.peakRssMb).toLocaleString('en-US')} | ${measured.reportMb.toFixed(1)} | ${(world.worldMs / 1000).toFixed(1)} |`,
       )
     } catch (error) {
-      rows.push(`| ${voters.toLocaleString('en-US')} | failed: ${String(error instanceof Error ? error.message : error).split('\n')[0]} | | | | | |`)
+      rows.push(`| ${voters.toLocaleString('en-US')} | failed: ${String(error instanceof Error ? error.message : error).split('\n')[0]} | | | | | | | |`)
     } finally {
+      // The world's process (the reference server and the local chain): its peak, for the chain's memory.
+      try {
+        const status = readFileSync(`/proc/${server.pid}/status`, 'utf8')
+        console.error(`world process of ${wallets} wallets: peak RSS ${Math.round(Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024)} MB`)
+      } catch {
+        // Not Linux: no /proc.
+      }
       server.kill('SIGTERM')
       rmSync(dir, { recursive: true, force: true })
     }
@@ -127,7 +165,7 @@ if (mode === '--world') {
   }
   console.log(`Audit through the reference server and the local chain (human-verification, four credentials, Passport fallback, linked wallets ${linked ? 'on' : 'off'}), Node ${process.version}, ${cpus().length} cores, load average ${loadavg()[0]!.toFixed(1)} at the end.`)
   console.log('')
-  console.log('| voters | verified | requests | time (s) | peak RSS (MB) | report (MB) | world up (s) |')
-  console.log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: |')
+  console.log('| voters | verified | requests | floor | ratio | time (s) | peak RSS (MB) | report (MB) | world up (s) |')
+  console.log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |')
   for (const row of rows) console.log(row)
 }

@@ -41,6 +41,17 @@ export {
 } from './clients/index.js'
 export { type IterateStampsParameters, type IterateStampsReturnType, type ListStampsParameters, type ListStampsReturnType } from './clients/index.js'
 export {
+  createScoreApiClient,
+  type CreateScoreApiClientParameters,
+  getScoreApiScores,
+  type GetScoreApiScoresErrorType,
+  type GetScoreApiScoresParameters,
+  type GetScoreApiScoresReturnType,
+  readScoreApiErrorReason,
+  type ScoreApiClient,
+  type ScoreApiRequestStrategy,
+} from './clients/index.js'
+export {
   createRegistryClient,
   type CreateRegistryClientParameters,
   getRegistryScore,
@@ -384,6 +395,7 @@ export {
   type InnerStrategyRegistry,
   type PassportAccess,
   readStrategyEnvironment,
+  type ScoreApiAccess,
   type StrategyContext,
   type StrategyEnvironment,
   type StrategyRuntime,

@@ -38,7 +38,7 @@ describe('the root entry point', () => {
     expect(files.filter((file) => /^src\/(server|world|cli|audit|devchain)\//.test(file))).toEqual([])
     // The library's folders are all there (a graph that lost them would pass the check above).
     const folders = new Set(files.map((file) => file.split('/')[1]))
-    expect([...folders].sort()).toEqual(['chain', 'clients', 'errors', 'http', 'index.ts', 'schemas', 'strategy', 'utils', 'verify', 'version.ts'])
+    expect([...folders].sort()).toEqual(['chain', 'clients', 'errors', 'http', 'index.ts', 'rules', 'schemas', 'strategy', 'utils', 'verify', 'version.ts'])
   })
 
   it('imports no Node built-in and no server package, only the library dependencies', async () => {

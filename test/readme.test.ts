@@ -4,6 +4,8 @@
  * are set in the environment, and each block is written to a file inside the package (so `import
  * 'personhood'` resolves to this package, as built) and run with tsx: it must exit 0. A block that
  * is not meant to run is marked ```ts no-run and counted here, so that set cannot grow unnoticed.
+ * A `console.log(...)` line whose comment says `// prints "text"` must print exactly that text the
+ * first time it runs, so the README never shows an output the example does not give.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -20,6 +22,35 @@ const blocks = [...readme.matchAll(/^```ts([^\n]*)\n([\s\S]*?)^```$/gm)].map((ma
   line: readme.slice(0, match.index).split('\n').length,
 }))
 const runnable = blocks.filter((block) => block.info === '')
+
+/** A `console.log(...)` line of a block that says what it prints: `// prints "text"`. */
+type PrintsClaim = { line: number; expected: string }
+const printsComment = /^(\s*)console\.log\((.*)\)\s*\/\/ prints "([^"]*)"/
+
+function printsClaims(code: string): PrintsClaim[] {
+  return code.split('\n').flatMap((text, line) => {
+    const match = printsComment.exec(text)
+    return match ? [{ line, expected: match[3]! }] : []
+  })
+}
+
+/**
+ * The block with each claimed `console.log(...)` also recording what it printed (util.format, as
+ * console.log formats), written to stderr after a marker when the block ends.
+ */
+function instrument(code: string): string {
+  const lines = code.split('\n').map((text, line) =>
+    printsComment.test(text) ? text.replace(/^(\s*)console\.log\(/, `$1globalThis.__readmePrint(${line}, `) : text,
+  )
+  const preamble = [
+    `import { format as __format } from 'node:util'`,
+    `const __printed: Record<number, string> = {}`,
+    `;(globalThis as any).__readmePrint = (line: number, ...args: unknown[]) => { const text = __format(...args); __printed[line] ??= text; console.log(text) }`,
+    `process.on('exit', () => process.stderr.write(\`\\n${printedMarker}\${JSON.stringify(__printed)}\\n\`))`,
+  ]
+  return [...preamble, ...lines].join('\n')
+}
+const printedMarker = '__README_PRINTED__'
 const notRun = blocks.filter((block) => block.info !== '')
 
 let server: ChildProcessWithoutNullStreams | undefined
@@ -45,8 +76,7 @@ beforeAll(async () => {
       reject(new Error(`serve exited with ${code}:\n${output}`))
     })
   })
-  // Wait for the whole block of accounts, then read the variables exactly as printed.
-  await new Promise((resolve) => setTimeout(resolve, 200))
+  // serve prints each line on its own, the export lines before "Demo accounts:": all are here now.
   environment = Object.fromEntries([...output.matchAll(/^ {4}export ([A-Z_]+)=(\S+)/gm)].map((match) => [match[1]!, match[2]!]))
   // Inside the package, so `import 'personhood'` resolves to it; .tmp/ is git-ignored.
   mkdirSync(join(root, '.tmp'), { recursive: true })
@@ -78,6 +108,9 @@ function run(file: string): Promise<{ code: number | null; output: string }> {
 describe('README.md', () => {
   it('has its code blocks counted: every ts block runs but the ones marked no-run', () => {
     expect(runnable.length).toBe(4)
+    // the outputs the README shows are claims the run checks (and none of them states a literal score beside a call instead)
+    expect(runnable.flatMap((block) => printsClaims(block.code)).length).toBeGreaterThanOrEqual(4)
+    expect(readme).not.toMatch(/\/\/ \{ score: "\d/)
     expect(notRun.map((block) => `line ${block.line}: ts ${block.info}`)).toEqual([])
   })
 
@@ -101,8 +134,12 @@ describe('README.md', () => {
 
   it.each(runnable.map((block) => [block.index, block.line, block] as const))('block %i (line %i) runs as written', async (_index, line, block) => {
     const file = join(workDir!, `block-${block.index}.ts`)
-    writeFileSync(file, block.code)
+    writeFileSync(file, instrument(block.code))
     const result = await run(file)
     expect(result.code, `README.md block at line ${line} failed:\n${result.output}`).toBe(0)
+    const printed = JSON.parse(result.output.split(`${printedMarker}`)[1]?.trim() ?? '{}') as Record<number, string>
+    for (const claim of printsClaims(block.code)) {
+      expect(printed[claim.line], `README.md line ${line + 1 + claim.line} says it prints "${claim.expected}"`).toBe(claim.expected)
+    }
   }, 120_000)
 })

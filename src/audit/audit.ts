@@ -73,7 +73,7 @@ export type AuditParameters = {
   linkedWallets?: boolean | undefined
   /** A folder for a disk cache of answers fixed for the snapshot (see `createCachingFetch`). Default: no disk cache. */
   cacheDir?: string | undefined
-  /** Voters per strategy call. Default 500, score-api's batch. */
+  /** Voters per strategy call. Default 5,384: what 8 calls of the Human ID reader hold (see `createStrategyJudge`). */
   batchSize?: number | undefined
   /** Hears how many voters are judged (first with 0, once the votes are known). */
   onProgress?: ((progress: { judged: number; total: number }) => void) | undefined

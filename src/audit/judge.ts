@@ -7,50 +7,19 @@
 import type { Address } from 'viem'
 import type { HumanCredential } from '../chain/constants.js'
 import { InvalidParameterError } from '../errors/input.js'
+import { explainStrategyDetail, type StrategyExplanation } from '../strategy/explain.js'
 import { runStrategy, type StrategyDefinition } from '../strategy/define.js'
 import type { StrategyContext } from '../strategy/context.js'
 import type { StrategyProvider } from '../strategy/snapshot.js'
 import { createStrategyCache } from '../strategy/cache.js'
+import { readerVotersPerCall } from '../rules/reader.js'
 import type { PassportVerdict, Verdict } from '../verify/verdict.js'
 import type { StampEntries } from './linked.js'
 import type { AuditJudge, AuditJudgment } from './run.js'
 import type { AuditSourceVerdict, AuditVoter, VerificationMethod } from './types.js'
 import { verificationMethods } from './types.js'
 
-/**
- * What a strategy's answer for one voter says, for the audit: every verdict it rests on, and,
- * when the strategy decides eligibility itself (a fallback policy), that decision.
- */
-export type StrategyExplanation = {
-  verdicts: readonly Verdict[]
-  /** The strategy's own decision; when absent, a voter is eligible when its score is above 0. */
-  eligible?: boolean | undefined
-  method?: VerificationMethod | null | undefined
-}
-
-/**
- * Reads what a strategy's per-address detail says: a list of verdicts, one verdict (Passport), or
- * an object carrying `verdicts` (and optionally `eligible` and `method`).
- *
- * @throws {InvalidParameterError} for a detail of another shape (a strategy the audit cannot explain).
- */
-export function explainStrategyDetail(detail: unknown): StrategyExplanation {
-  if (Array.isArray(detail)) return { verdicts: detail as Verdict[] }
-  if (isVerdict(detail)) return { verdicts: [detail] }
-  if (detail && typeof detail === 'object' && Array.isArray((detail as { verdicts?: unknown }).verdicts)) {
-    const { verdicts, eligible, method } = detail as { verdicts: Verdict[]; eligible?: unknown; method?: unknown }
-    return {
-      verdicts,
-      ...(typeof eligible === 'boolean' ? { eligible } : {}),
-      ...(method === null || (typeof method === 'string' && (verificationMethods as readonly string[]).includes(method)) ? { method: method as VerificationMethod | null } : {}),
-    }
-  }
-  throw new InvalidParameterError({ parameter: 'strategy', reason: 'The strategy answered a detail the audit cannot read: it needs its verdicts.' })
-}
-
-function isVerdict(value: unknown): value is Verdict {
-  return !!value && typeof value === 'object' && 'credential' in value && 'source' in value && 'valid' in value && 'address' in value
-}
+export { explainStrategyDetail, type StrategyExplanation } from '../strategy/explain.js'
 
 /** One verdict as the audit shows it: JSON-safe, with where it came from. */
 export function toAuditVerdict(verdict: Verdict): AuditSourceVerdict {
@@ -97,6 +66,15 @@ export function judgmentOf(score: number, explanation: StrategyExplanation): Aud
   }
 }
 
+/**
+ * Voters per strategy call of an audit: 8 calls of the Human ID reader with every credential and
+ * their expiries (the audit reads them), 5,384 voters. The reader plans a call's voters by gas
+ * (src/rules/reader.ts), so a strategy call of this many sends 8 reader calls, and one
+ * more when its voters' clean-hands attestations take the room of some; 500 voters (score-api's
+ * batch) took 2 reader calls, the second carrying a few voters.
+ */
+export const defaultAuditBatchSize = 8 * readerVotersPerCall({ credentials: ['gov-id', 'phone', 'biometrics', 'clean-hands'], expiries: true })
+
 /** Parameters of {@link createStrategyJudge}. */
 export type CreateStrategyJudgeParameters = {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any strategy of the package
@@ -111,7 +89,11 @@ export type CreateStrategyJudgeParameters = {
   snapshot: bigint
   /** Where the sources are, keys, clock (the audit passes no deadline: it may wait for rate budget). */
   context: StrategyContext
-  /** Voters per strategy call (progress is reported between calls). Default 500, score-api's batch. */
+  /**
+   * Voters per strategy call (progress is reported between calls). Default
+   * {@link defaultAuditBatchSize}: what 8 calls of the Human ID reader hold, so that a batch's last,
+   * partly filled call is one in 8 or more, not one in every batch of score-api's 500.
+   */
   batchSize?: number | undefined
   /**
    * Reads voters' stamp entries at the snapshot, for linked-wallet signals (null for a voter with no
@@ -131,7 +113,7 @@ export type CreateStrategyJudgeParameters = {
  * const result = await runAudit({ votes, run, judge })
  */
 export function createStrategyJudge(parameters: CreateStrategyJudgeParameters): AuditJudge {
-  const batchSize = parameters.batchSize ?? 500
+  const batchSize = parameters.batchSize ?? defaultAuditBatchSize
   if (!Number.isSafeInteger(batchSize) || batchSize < 1) throw new InvalidParameterError({ parameter: 'batchSize', reason: `Expected a positive integer, got ${batchSize}.` })
   // One cache for every batch of the audit, so a listing read for the first batch serves the rest.
   const cache = parameters.context.cache ?? createStrategyCache()

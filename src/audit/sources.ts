@@ -5,7 +5,7 @@
  * header of a numbered block, the attestation index's listing and the Passport score listing (C4). Answers fixed for the snapshot may come from a disk cache (opened
  * once the snapshot's block is known), and every request that reaches the network is counted.
  */
-import { createPublicClient, http } from 'viem'
+import { createRpcUrlClient } from '../chain/rpc-url.js'
 import type { ChainClient, Eip1193ProviderLike } from '../chain/provider.js'
 import { toPublicClient } from '../chain/provider.js'
 import { createAttestationIndexClient, type AttestationIndexClient, type AttestationListingPageResult } from '../clients/attestation-index/index.js'
@@ -147,7 +147,9 @@ export function createAuditSources(parameters: CreateAuditSourcesParameters): Au
   let through: typeof fetch = counted
   let cache: CacheStats | null = null
   const auditFetch: typeof fetch = (input, init) => through(input, init)
-  const overHttp = (url: string) => createPublicClient({ transport: http(url, { retryCount: 2, fetchFn: auditFetch }) })
+  // A reader call is planned near a node's 50M-gas cap: a node may take tens of seconds on it, so
+  // the client waits 60 s an attempt (src/chain/rpc-url.ts), not viem's 10 s.
+  const overHttp = (url: string) => createRpcUrlClient(url, { fetch: auditFetch })
 
   const provider = readOnceClient(typeof parameters.provider === 'string' ? overHttp(parameters.provider) : parameters.provider)
   const configuredHub = context.humanId?.hubChain

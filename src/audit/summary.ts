@@ -58,7 +58,14 @@ export function summarizeAudit(parameters: SummarizeAuditParameters): AuditSumma
     unverifiedShare: percent(voters.length - eligible.length, voters.length),
     unverifiedPowerShare: percent(votingPower - eligibleVotingPower, votingPower),
     byMethod,
-    passport: { threshold, scored: scores.length, neverScored: asked.length - scores.length, notAsked: voters.length - asked.length, bins },
+    passport: {
+      threshold,
+      scored: scores.length,
+      neverScored: asked.length - scores.length,
+      notAsked: voters.length - asked.length,
+      bins,
+      notPassingAtThreshold: asked.filter((voter) => voter.passport!.score !== null && voter.passport!.score >= voter.passport!.threshold && !voter.passport!.passing).length,
+    },
     outcome: tallyOutcome(voters, parameters.choices, parameters.type),
     clusters: findClusters(voters),
   }

@@ -114,7 +114,19 @@ export type AuditSummary = {
   /** Percent of voting power held by voters that are not eligible (0-100). */
   unverifiedPowerShare: number
   byMethod: MethodTally[]
-  passport: { threshold: number; scored: number; neverScored: number; notAsked: number; bins: ScoreBin[] }
+  passport: {
+    threshold: number
+    scored: number
+    neverScored: number
+    notAsked: number
+    bins: ScoreBin[]
+    /**
+     * Voters whose score is at or above their threshold but did not pass (it had expired at the
+     * snapshot, or was scored with an error): the histogram shows them at their score, the method
+     * chart does not count them as verified by Passport.
+     */
+    notPassingAtThreshold: number
+  }
   outcome: {
     /** The proposal's voting system, or `unknown` for a votes file without one. */
     type: string

@@ -90,7 +90,9 @@ export async function runAuditDemo(parameters: RunAuditDemoParameters = {}): Pro
   const log = parameters.log ?? ((line: string) => console.log(line))
   const out = resolve(parameters.out ?? 'personhood-demo')
   const worldNow = parameters.worldNow ?? new Date(Math.floor(now() / 86_400_000) * 86_400_000).toISOString()
+  log(`Generating the demo world (${parameters.wallets ?? 400} wallets at ${worldNow})...`)
   const world = generateWorld({ now: worldNow, wallets: parameters.wallets ?? 400 })
+  log('Starting its reference server and a local chain seeded from it...')
   const running = await startServe({ port: 0, host: '127.0.0.1', seed: 'demo', world, now, chain: { port: 0 } })
   try {
     const chain = running.chain!
@@ -110,6 +112,7 @@ export async function runAuditDemo(parameters: RunAuditDemoParameters = {}): Pro
     if (tier !== undefined) env.PASSPORT_API_TIER = String(tier)
     log(`Demo world of ${world.wallets.length} wallets (${world.sybilClusters.length} sybil clusters) served at ${running.url}, local chain at ${chain.rpcUrl}.`)
     log(`Proposal: ${votes.length} votes written to ${votesFile}; snapshot block ${snapshot} on the local chain (network 10).`)
+    log('Auditing the proposal as `personhood audit` does...')
     log('')
     const result = await runAuditCommand(
       { votes: votesFile, config: configFile, snapshot: snapshot.toString(), network: '10', out, choices: [...demoChoices], type: 'single-choice' },

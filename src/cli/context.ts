@@ -4,8 +4,9 @@
  * `personhood serve` prints), the space network's provider, and reading addresses and options.
  */
 import { existsSync, readFileSync } from 'node:fs'
-import { createPublicClient, http } from 'viem'
+import { createRpcUrlClient } from '../chain/rpc-url.js'
 import { checkChainId } from '../chain/checks.js'
+import { checkBaseUrl } from '../clients/shared.js'
 import { InvalidParameterError } from '../errors/input.js'
 import { readStrategyEnvironment, type StrategyContext } from '../strategy/context.js'
 import type { StrategyProvider } from '../strategy/snapshot.js'
@@ -20,6 +21,8 @@ export type SourceFlags = {
   registryUrl?: string | undefined
   humanIdUrl?: string | undefined
   indexUrl?: string | undefined
+  /** `--score-api`: score-api, for `human-gated`'s inner strategies that are not this package's. */
+  scoreApi?: string | undefined
   /** `--max-wait`: longest a request may wait for rate budget, ms (a RateLimitError past it). */
   maxWait?: number | undefined
 }
@@ -61,6 +64,8 @@ export function commandStrategyContext(parameters: {
     throw new InvalidParameterError({ parameter: 'PERSONHOOD_API_TIER', reason: `Expected 1, 2, 3 or 4, got "${servedTier.slice(0, 20)}".` })
   }
   const tier = base.passport?.tier ?? (servedTier === undefined ? undefined : (Number(servedTier) as 1 | 2 | 3 | 4))
+  const scoreApiUrl = flags.scoreApi ?? first(env, 'PERSONHOOD_SCORE_API_URL')
+  if (scoreApiUrl !== undefined) checkBaseUrl(scoreApiUrl, flags.scoreApi === undefined ? 'PERSONHOOD_SCORE_API_URL' : '--score-api')
   return {
     ...base,
     passport: {
@@ -77,6 +82,7 @@ export function commandStrategyContext(parameters: {
       baseUrl: flags.humanIdUrl ?? first(env, 'HUMAN_ID_API_URL', 'PERSONHOOD_HUMAN_ID_URL'),
       attestationIndexBaseUrl: flags.indexUrl ?? first(env, 'ATTESTATION_INDEX_URL', 'PERSONHOOD_ATTESTATION_INDEX_URL'),
     },
+    ...(scoreApiUrl === undefined ? {} : { scoreApi: { url: scoreApiUrl, apiKey: first(env, 'PERSONHOOD_SCORE_API_KEY') } }),
     deadlineMs: Infinity,
     ...(flags.maxWait === undefined ? {} : { maxWaitMs: flags.maxWait }),
     ...(parameters.onWait ? { onWait: ({ waitMs }: { waitMs: number }) => parameters.onWait!(waitMs, `Passport API key (tier ${tier ?? 1})`) } : {}),
@@ -92,7 +98,7 @@ export function commandStrategyContext(parameters: {
  */
 export function commandProvider(parameters: { flags: SourceFlags; env: CommandEnvironment; network: string; fetch?: typeof fetch | undefined }): { provider: StrategyProvider; url: string } {
   const url = commandRpcUrl(parameters)
-  return { provider: createPublicClient({ transport: http(url, { retryCount: 2, ...(parameters.fetch ? { fetchFn: parameters.fetch } : {}) }) }), url }
+  return { provider: createRpcUrlClient(url, { fetch: parameters.fetch }), url }
 }
 
 /**
@@ -105,7 +111,7 @@ export function commandRpcUrl(parameters: { flags: SourceFlags; env: CommandEnvi
   if (!url) {
     throw new InvalidParameterError({
       parameter: '--rpc',
-      reason: `The snapshot is a block of ${parameters.network === undefined ? "the space's network" : `network ${parameters.network}`}: give that network's JSON-RPC URL with --rpc (or PERSONHOOD_RPC_URL).`,
+      reason: `The snapshot is a block of ${parameters.network === undefined ? "the space's network" : `network ${parameters.network}`}: give that network's JSON-RPC URL with --rpc (or PERSONHOOD_RPC_URL); any provider's endpoint for that chain works (Alchemy, Infura, QuickNode... have free tiers), with archive access for a past snapshot.`,
     })
   }
   if (!/^https?:\/\//i.test(url)) throw new InvalidParameterError({ parameter: '--rpc', reason: `Expected an http(s) URL, got "${redactUrl(url, urlSecrets(url)).slice(0, 60)}".` })
@@ -159,7 +165,7 @@ export function readOptionsArgument(value: string): unknown {
  * @throws {ChainReadError} when it cannot say.
  */
 export async function checkEndpointChain(parameters: { url: string; network: string; label: string; fetch?: typeof fetch | undefined }): Promise<void> {
-  const client = createPublicClient({ transport: http(parameters.url, { retryCount: 2, ...(parameters.fetch ? { fetchFn: parameters.fetch } : {}) }) })
+  const client = createRpcUrlClient(parameters.url, { fetch: parameters.fetch })
   await checkChainId(client, { network: parameters.network, endpoint: `${parameters.label} (${redactUrl(parameters.url, urlSecrets(parameters.url))})` })
 }
 

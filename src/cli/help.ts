@@ -26,6 +26,12 @@ export const sourceVariables: [string, string][] = [
   ['ATTESTATION_INDEX_URL, PERSONHOOD_ATTESTATION_INDEX_URL', 'attestation index (--index-url wins)'],
 ]
 
+/** score-api's variables, read where `human-gated` runs (score). */
+export const scoreApiVariables: [string, string][] = [
+  ['PERSONHOOD_SCORE_API_URL', "score-api, for human-gated's inner strategies that are not this package's (--score-api wins)"],
+  ['PERSONHOOD_SCORE_API_KEY', 'score-api API key (sent as X-API-KEY to that URL only)'],
+]
+
 /** Variables of the terminal's output. */
 export const terminalVariables: [string, string][] = [
   ['NO_COLOR', 'set (not empty): no colour'],
@@ -34,25 +40,39 @@ export const terminalVariables: [string, string][] = [
 
 /** Parameters of {@link helpFooter}. */
 export type HelpFooterParameters = {
+  /**
+   * What each example does, and the command. Every example runs as written against the demo world:
+   * in a shell with the `export` lines of `personhood serve --seed demo --chain`, in a folder holding
+   * the files it names (test/cli/help-examples.test.ts runs them all).
+   */
   examples: [string, string][]
   variables: [string, string][]
-  /** The exit codes the command can end with. */
-  exits: (keyof typeof exitCodes)[]
+  /** The exit codes the command can end with; a pair gives this command's own meaning of the code. */
+  exits: (keyof typeof exitCodes | [keyof typeof exitCodes, string])[]
+  /** A line before the examples saying what they assume (a running demo server, files). */
+  examplesNote?: string
 }
 
+/** Exit 4 of the commands that start the local chain (`demo`, `serve --chain`). */
+export const evmNotInstalledMeaning = "the local chain could not start: its EVM (@nomicfoundation/edr, an optional peer dependency) is not installed (the message names the command that installs it), or its port is taken"
+
+/** The note of commands whose examples read the demo server's variables. */
+export const demoServerNote = "Against the demo world: run them in a shell with the export lines `personhood serve --seed demo --chain` prints."
+
 /** The text after a command's options in its `--help`. */
-export function helpFooter({ examples, variables, exits }: HelpFooterParameters): string {
+export function helpFooter({ examples, variables, exits, examplesNote }: HelpFooterParameters): string {
   const width = Math.max(...variables.map(([name]) => name.length), 0)
   return [
     '',
     'Examples:',
+    ...(examplesNote ? [`  ${examplesNote}`] : []),
     ...examples.flatMap(([what, command]) => [`  # ${what}`, `  $ ${command}`]),
     '',
     'Environment:',
     ...(variables.length ? variables.map(([name, meaning]) => `  ${name.padEnd(width)}  ${meaning}`) : ['  none']),
     '',
     'Exit codes:',
-    ...exits.map((name) => `  ${exitCodes[name]}  ${exitMeanings[name]}`),
+    ...exits.map((exit) => (typeof exit === 'string' ? `  ${exitCodes[exit]}  ${exitMeanings[exit]}` : `  ${exitCodes[exit[0]]}  ${exit[1]}`)),
     '',
     'Options marked (required) must be given. Every option, variable and code: docs/cli.md',
   ].join('\n')

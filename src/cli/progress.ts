@@ -1,13 +1,18 @@
 /**
  * A progress line for long CLI runs: done / total, rate, and an ETA that counts the waits the rate
  * limiter has announced (a tier-1 key can make a run wait minutes for budget: the line says so
- * instead of sitting still, and counts down each second). The line draws only on a terminal; a
- * wait over {@link announcedWaitMs} is also announced on a line of its own, with when it ends,
- * piped or not, so a CI log never sits silent.
+ * instead of sitting still, and counts down each second). On a terminal the line redraws in place.
+ * Piped or in CI, a plain line is printed every {@link progressLineEveryMs} (done, total, rate,
+ * ETA) while the run lasts, and one when it ends, so a log never sits silent; a run shorter than
+ * that prints nothing. A wait over {@link announcedWaitMs} is announced on a line of its own, with
+ * when it ends, either way.
  */
 
 /** A wait for rate budget longer than this is announced on its own line (5 s). */
 export const announcedWaitMs = 5_000
+
+/** When the output is not a terminal: a progress line at most this often, and at least while work goes on (5 s). */
+export const progressLineEveryMs = 5_000
 
 /** Parameters of {@link createProgress}. */
 export type CreateProgressParameters = {
@@ -21,8 +26,10 @@ export type CreateProgressParameters = {
   now?: () => number
   /** Least time between two redraws. Default 100 ms. */
   minIntervalMs?: number | undefined
-  /** Calls `tick` every `ms` until the returned function is called (the countdown). Default setInterval, unref'd. */
+  /** Calls `tick` every `ms` until the returned function is called (the countdown, the lines of a pipe). Default setInterval, unref'd. */
   every?: ((ms: number, tick: () => void) => () => void) | undefined
+  /** When the stream is not a terminal: a line this often. Default {@link progressLineEveryMs}. */
+  lineEveryMs?: number | undefined
 }
 
 /** A progress line. */
@@ -35,6 +42,14 @@ export type Progress = {
   eta(): number | undefined
   /** Clears the line. */
   done(): void
+}
+
+/** 12345 -> '12,345'. */
+const grouped = (value: number) => value.toLocaleString('en-US')
+
+/** Units a second, with a useful precision: 0.25, 3.4, 240. */
+function formatRate(perSecond: number): string {
+  return perSecond >= 10 ? grouped(Math.round(perSecond)) : perSecond >= 1 ? perSecond.toFixed(1) : perSecond.toFixed(2)
 }
 
 function formatDuration(ms: number): string {
@@ -56,6 +71,7 @@ export function createProgress(parameters: CreateProgressParameters): Progress {
   const stream = parameters.stream ?? process.stderr
   const now = parameters.now ?? Date.now
   const enabled = parameters.force === true || stream.isTTY === true
+  const lineEvery = parameters.lineEveryMs ?? progressLineEveryMs
   const minInterval = parameters.minIntervalMs ?? 100
   const started = now()
   let completed = 0
@@ -98,10 +114,32 @@ export function createProgress(parameters: CreateProgressParameters): Progress {
     drawn = true
   }
 
+  // Not a terminal: plain lines, one every `lineEvery` while the work lasts (a heartbeat, so a
+  // stalled source shows too), and a closing one if any was printed.
+  let lastLine = started
+  let lines = 0
+  const line = (final = false) => {
+    const at = now()
+    const elapsed = Math.max(0, at - started)
+    const rate = elapsed > 0 ? (completed * 1000) / elapsed : 0
+    const share = parameters.total ? Math.floor((completed / parameters.total) * 100) : 100
+    const remaining = eta()
+    const waitingFor = waitUntil > at ? `, waiting ${formatDuration(waitUntil - at)} for ${waitBudget ?? 'rate'} budget` : ''
+    const tail = final ? ` in ${formatDuration(elapsed)}` : `${waitingFor}${remaining === undefined ? '' : `, ETA ${formatDuration(remaining)}`}`
+    stream.write(`${parameters.label}: ${grouped(completed)}/${grouped(parameters.total)} (${share}%), ${formatRate(rate)} a second${tail}\n`)
+    lastLine = at
+    lines++
+  }
+  const heartbeat = () => {
+    if (now() - lastLine >= lineEvery) line()
+  }
+  let stopLines = enabled ? undefined : every(lineEvery, heartbeat)
+
   return {
     tick(count = 1) {
       completed = Math.min(parameters.total, completed + count)
       draw(completed === parameters.total)
+      if (!enabled) heartbeat()
     },
     waiting(waitMs, budget) {
       const at = now()
@@ -129,6 +167,11 @@ export function createProgress(parameters: CreateProgressParameters): Progress {
       stopCountdown?.()
       stopCountdown = undefined
       if (enabled && drawn) stream.write('\r\x1b[K')
+      if (stopLines) {
+        stopLines()
+        stopLines = undefined
+        if (lines > 0) line(true)
+      }
     },
   }
 }

@@ -8,6 +8,9 @@ import { checkBlockTime } from '../chain/checks.js'
 import { explainStrategyDetail, toAuditVerdict } from '../audit/judge.js'
 import type { AuditSourceVerdict } from '../audit/types.js'
 import { BaseError } from '../errors/base.js'
+import { describeErrorCause } from '../utils/error-cause.js'
+import { describeVerdict, describeVoter, verdictWordsInput, type VoterWords } from '../utils/verdict-words.js'
+import { applyFallbackPolicy, type Verdict } from '../verify/verdict.js'
 import { createStrategyCache } from '../strategy/cache.js'
 import { runStrategy, type StrategyDefinition, type StrategyRun } from '../strategy/define.js'
 import { findStrategyDefinition } from '../strategy/registry.js'
@@ -49,6 +52,11 @@ export type VerifyReport = {
   decision: { eligible: boolean; method: string | null } | null
   /** The sources that could not answer: when any did, the command exits 4 (source), whatever the decision. */
   unanswered: string[]
+  /**
+   * The answer in words, the same as the strategy server's voter page gives (src/utils/verdict-words.ts):
+   * every reason that applies, each unanswered source with its real cause, and what to do next.
+   */
+  words: VoterWords
 }
 
 const humanCredentials = ['gov-id', 'phone', 'biometrics', 'clean-hands'] as const
@@ -80,45 +88,52 @@ export async function runVerifyCommand(options: VerifyCommandOptions, io: { env:
   ]
   let resolved: ResolvedSnapshot | null = null
   const sources: VerifySourceReport[] = []
+  const read: Verdict[] = []
   for (const plan of plans) {
     const definition = findStrategyDefinition(plan.strategy) as StrategyDefinition<unknown, unknown, unknown>
     try {
       const run: StrategyRun = await runStrategy(definition, { network, provider, addresses: [address], options: plan.options, snapshot: pinned.blockNumber, context })
       resolved ??= run.snapshot
       const answer = run.results.get(address)!
-      sources.push({ ...plan, verdicts: explainStrategyDetail(answer.detail).verdicts.map(toAuditVerdict) })
+      const { verdicts } = explainStrategyDetail(answer.detail)
+      read.push(...verdicts)
+      sources.push({ ...plan, verdicts: verdicts.map(toAuditVerdict) })
     } catch (error) {
       // A block that cannot be read fails every source alike: that is the command's error.
       if (error instanceof BaseError && (error.code === 'BLOCK_NOT_AVAILABLE' || error.code === 'BLOCK_IN_FUTURE' || error.code === 'INVALID_PARAMETER' || error.code === 'INVALID_ADDRESS')) throw error
-      sources.push({ ...plan, verdicts: [], error: describeError(error) })
+      // The real cause, not only the outer message ("The options of strategy ... are invalid" said
+      // neither which option nor why); keys and RPC URLs never appear in it.
+      sources.push({ ...plan, verdicts: [], error: describeErrorCause(error, [base.passport?.apiKey, rpcUrl, typeof base.humanId?.hubChain === 'string' ? base.humanId.hubChain : undefined]) })
     }
   }
-  return { address, network, snapshot: resolved ? { blockNumber: resolved.blockNumber.toString(), timestamp: resolved.timestamp } : null, sources, decision: decide(sources), unanswered: sources.filter((source) => source.error).map((source) => source.source) }
+  const decision = decide(sources, read)
+  const words = describeVoter({
+    verdicts: read.map((verdict) => verdictWordsInput(verdict)),
+    eligible: decision?.eligible ?? null,
+    method: decision?.method ?? null,
+    credentials: [...humanCredentials],
+    passport: true,
+    ...(options.actionId === undefined ? {} : { actionId: options.actionId }),
+    unanswered: sources.flatMap((source) => (source.error ? [{ source: source.source, cause: source.error.message }] : [])),
+  })
+  return { address, network, snapshot: resolved ? { blockNumber: resolved.blockNumber.toString(), timestamp: resolved.timestamp } : null, sources, decision, unanswered: sources.filter((source) => source.error).map((source) => source.source), words }
 }
 
-function describeError(error: unknown): { code: string; message: string } {
-  if (error instanceof BaseError) return { code: error.code, message: error.shortMessage }
-  return { code: 'INTERNAL', message: error instanceof Error ? error.message : String(error) }
-}
-
-/** Human ID first (any credential valid from any source that answered), else a passing Passport score. */
-function decide(sources: readonly VerifySourceReport[]): VerifyReport['decision'] {
-  const verdicts = sources.flatMap((source) => source.verdicts)
-  const human = verdicts.find((verdict) => verdict.source === 'human-id' && verdict.valid)
-  if (human) return { eligible: true, method: human.credential }
-  const passport = verdicts.find((verdict) => verdict.source === 'passport')
+/**
+ * human-verification's rule (the fallback policy of src/verify/rules.ts) over every source that
+ * answered: Human ID first, any credential from any source; else a passing Passport score. Null
+ * when it cannot be told: no Human ID source answered, or Human ID does not hold and Passport did not answer.
+ */
+function decide(sources: readonly VerifySourceReport[], verdicts: readonly Verdict[]): VerifyReport['decision'] {
   const humanAnswered = sources.some((source) => source.strategy === 'human-id' && !source.error)
-  if (passport?.valid) return { eligible: true, method: 'passport' }
-  // Without an answer from Human ID and from Passport, nothing can be said.
-  if (!humanAnswered || !passport) return null
-  return { eligible: false, method: null }
+  const passportAnswered = verdicts.some((verdict) => verdict.credential === 'passport')
+  if (!humanAnswered) return null
+  const decision = applyFallbackPolicy({ verdicts, credentials: [...humanCredentials], match: 'any', passport: passportAnswered })
+  if (!decision.eligible && !passportAnswered) return null
+  return { eligible: decision.eligible, method: decision.method }
 }
 
-function expiry(seconds: number | null | undefined): string {
-  return seconds === null || seconds === undefined ? '' : ` until ${new Date(seconds * 1000).toISOString().replace('.000Z', 'Z')}`
-}
-
-/** The report as lines for a person. */
+/** The report as lines for a person: each source's verdicts in the shared words, the answer, why, and what to do next. */
 export function formatVerifyReport(report: VerifyReport): string[] {
   const lines = [
     `${report.address} on network ${report.network}${report.snapshot ? ` at block ${report.snapshot.blockNumber} (${new Date(report.snapshot.timestamp * 1000).toISOString()})` : ''}`,
@@ -131,8 +146,8 @@ export function formatVerifyReport(report: VerifyReport): string[] {
       continue
     }
     for (const verdict of source.verdicts) {
-      const detail = verdict.credential === 'passport' ? passportDetail(verdict) : ''
-      lines.push(`  ${verdict.valid ? 'yes' : 'no '}  ${verdict.credential.padEnd(11)} ${verdict.reason}${expiry(verdict.expiresAt)}${detail}`)
+      const words = describeVerdict(verdictWordsInput(verdict))
+      lines.push(`  ${verdict.valid ? 'yes' : 'no '}  ${words.sentence}`)
     }
   }
   lines.push('')
@@ -144,15 +159,11 @@ export function formatVerifyReport(report: VerifyReport): string[] {
       ? 'Eligible: unknown, a source did not answer.'
       : report.decision.eligible
         ? `Eligible: yes, by ${report.decision.method}.`
-        : 'Eligible: no, by no source.',
+        : `Eligible: no. ${report.words.headline}`,
   )
+  lines.push('Why:', ...report.words.reasons.map((reason) => `  - ${reason}`))
+  lines.push('Next:', ...report.words.nextSteps.map((step) => `  - ${step.text}${step.url ? ` ${step.url}` : ''}`))
   return lines
-}
-
-function passportDetail(verdict: AuditSourceVerdict): string {
-  const evidence = verdict.evidence as { score?: string | null; threshold?: string; origin?: string } | undefined
-  if (!evidence) return ''
-  return ` (score ${evidence.score ?? 'none'}, threshold ${evidence.threshold}, from the ${evidence.origin})`
 }
 
 /**

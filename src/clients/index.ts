@@ -200,3 +200,14 @@ export {
   type ListAttestationsReturnType,
   type ListedAttestationRow,
 } from './attestation-index/index.js'
+export {
+  createScoreApiClient,
+  getScoreApiScores,
+  readScoreApiErrorReason,
+  type CreateScoreApiClientParameters,
+  type GetScoreApiScoresErrorType,
+  type GetScoreApiScoresParameters,
+  type GetScoreApiScoresReturnType,
+  type ScoreApiClient,
+  type ScoreApiRequestStrategy,
+} from './score-api.js'

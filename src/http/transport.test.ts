@@ -1,4 +1,5 @@
 import nock from 'nock'
+import { manualTimers } from '../../test/helpers/async.js'
 import { afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { z } from 'zod'
 import {
@@ -91,20 +92,42 @@ describe('createTransport', () => {
   })
 
   test('retries a timed-out attempt, then succeeds', async () => {
-    // Generous margins both ways: the first answer comes far past the timeout, the second far within
-    // it, so a loaded machine cannot turn the second attempt into a timeout too.
-    nock(base).get('/slow').delay(5000).reply(200, { ok: true }).get('/slow').reply(200, { ok: true })
-    const { transport, sleeps } = setup({ timeoutMs: 1000 })
+    // The first attempt times out once its request has reached the server (the test fires its
+    // timer); the second answers and its timer never fires: no real timer is raced.
+    const timers = manualTimers()
+    const arrived: number[] = []
+    nock(base)
+      .get('/slow')
+      .reply(() => (arrived.push(timers.fire()), [200, { ok: true }]))
+      .get('/slow')
+      .reply(200, { ok: true })
+    const { transport, sleeps } = setup({ timeoutMs: 1000, timer: timers.timer })
     await expect(transport.request({ method: 'GET', path: '/slow', schema: okSchema })).resolves.toMatchObject({ data: { ok: true } })
+    expect(arrived).toEqual([1]) // one attempt's timer was running, and fired
     expect(sleeps).toHaveLength(1)
+    expect(timers.pending).toBe(0) // the answered attempt cancelled its own
   })
 
   test('throws TimeoutError when every attempt times out', async () => {
-    nock(base).get('/slow').times(2).delay(500).reply(200, { ok: true })
-    const { transport } = setup({ timeoutMs: 30, retry: { limit: 1 } })
+    const timers = manualTimers()
+    nock(base)
+      .get('/slow')
+      .times(2)
+      .reply(() => (timers.fire(), [200, { ok: true }]))
+    const { transport } = setup({ timeoutMs: 30, retry: { limit: 1 }, timer: timers.timer })
     const error = await transport.request({ method: 'GET', path: '/slow', schema: okSchema }).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(TimeoutError)
     expect((error as TimeoutError).timeoutMs).toBe(30)
+  })
+
+  test('an attempt times out after timeoutMs by default (a real timer, cancelled once answered)', async () => {
+    const started: number[] = []
+    let cancelled = 0
+    nock(base).get('/x').reply(200, { ok: true })
+    const { transport } = setup({ timeoutMs: 1234, timer: (ms) => (started.push(ms), () => void cancelled++) })
+    await transport.request({ method: 'GET', path: '/x', schema: okSchema })
+    expect(started).toEqual([1234])
+    expect(cancelled).toBe(1)
   })
 
   test('retries network errors for reads', async () => {

@@ -53,6 +53,12 @@ export type TransportOptions = {
   fetch?: typeof fetch
   /** Timeout of one attempt. Default 60,000 ms (the services' own limit). */
   timeoutMs?: number
+  /**
+   * Starts the timeout of one attempt: calls `fire` after `ms`, unless the function it returns is
+   * called first. Default: a timer (setTimeout). Tests inject their own to time an attempt out
+   * when they choose, never by racing a real timer.
+   */
+  timer?: (ms: number, fire: () => void) => () => void
   /** Retry policy, or `false` for a single attempt. */
   retry?: RetryOptions | false
   /** Requests in flight at once, per client. Default 4. */
@@ -192,6 +198,7 @@ export function createTransport(config: TransportConfig): Transport {
     random = Math.random,
     maxResponseBytes = defaultMaxResponseBytes,
     maxRedirects = 5,
+    timer = realTimer,
   } = config
   const retry = config.retry === false ? { limit: 0 } : (config.retry ?? {})
   const retryLimit = retry.limit ?? 3
@@ -220,7 +227,7 @@ export function createTransport(config: TransportConfig): Transport {
 
   async function attempt<S extends z.ZodType | null>(parameters: RequestParameters<S>, url: string) {
     const controller = new AbortController()
-    const timer = setTimeout(() => controller.abort(new DOMException('timeout', 'TimeoutError')), timeoutMs)
+    const cancelTimeout = timer(timeoutMs, () => controller.abort(new DOMException('timeout', 'TimeoutError')))
     const signal = parameters.signal ? AbortSignal.any([parameters.signal, controller.signal]) : controller.signal
     try {
       const headers: Record<string, string> = { Accept: 'application/json', ...config.headers, ...config.authHeaders?.() }
@@ -267,7 +274,7 @@ export function createTransport(config: TransportConfig): Transport {
       if (controller.signal.aborted) return { kind: 'timeout' as const, error }
       return { kind: 'network' as const, error }
     } finally {
-      clearTimeout(timer)
+      cancelTimeout()
     }
   }
 
@@ -415,6 +422,12 @@ function httpError(context: {
     default:
       return new HttpRequestError(parameters)
   }
+}
+
+/** The default timer of an attempt's timeout: setTimeout, cancelled with clearTimeout. */
+function realTimer(ms: number, fire: () => void): () => void {
+  const handle = setTimeout(fire, ms)
+  return () => clearTimeout(handle)
 }
 
 /**

@@ -81,6 +81,11 @@ function message(error: BaseError): string {
 /** Env-style names: configuration the operator owes, not options a space got wrong. */
 const configurationName = /^[A-Z][A-Z0-9_]+$/
 
+/** Whether an option issue names configuration the operator owes (`PASSPORT_API_KEY`), not an option a space got wrong. */
+export function isConfigurationIssue(issue: { path: readonly PropertyKey[] }): boolean {
+  return configurationName.test(String(issue.path[0] ?? ''))
+}
+
 /**
  * Maps an error to its answer: bad input 4xx naming the field; a failed source 502 naming it; a
  * spent rate budget or an unavailable block 503 with Retry-After; a deadline 504; anything else 500.
@@ -94,7 +99,7 @@ export function toErrorAnswer(error: unknown, now: () => number = Date.now): Err
   })
   if (error instanceof StrategyServerRequestError) return answer(error.status, error.code, error.message, error.field === undefined ? {} : { field: error.field }, error.headers)
   if (error instanceof StrategyOptionsError) {
-    const operator = error.issues.filter((issue) => configurationName.test(String(issue.path[0] ?? '')))
+    const operator = error.issues.filter(isConfigurationIssue)
     if (operator.length) {
       return answer(500, 'SERVER_NOT_CONFIGURED', `This server is not configured for this call: ${operator.map((issue) => issue.message).join(' ')}`, { source: `configuration (${operator.map((issue) => String(issue.path[0])).join(', ')})` })
     }

@@ -15,6 +15,7 @@ import { scaleScore, StrategyServerRequestError, toErrorAnswer } from './answer.
 import { createStrategyServerMetrics, type StrategyServerMetrics } from './metrics.js'
 import { createStrategyScorer, readScoreCall, type AnyStrategyDefinition, type StrategyScorer } from './scorer.js'
 import { createMemoryAnswerStore, type AnswerStore } from './store.js'
+import { mountVoterPage, type VoterPageOptions } from './voter-page/index.js'
 
 /** The header score-api's api-v2 sends: `sha256(url + SNAPSHOT_API_STRATEGY_SALT)`, hex. */
 export const secretHeader = 'X-Snapshot-API-Strategy-Secret'
@@ -27,6 +28,12 @@ export const maxDecimals = 36
 
 /** Default most addresses a call. */
 export const defaultMaxAddresses = 20_000
+
+/** Default of {@link CreateStrategyServerOptions.answerWithinMs}: 18 s, inside api-v2's 20 s. */
+export const defaultAnswerWithinMs = 18_000
+
+/** Seconds a caller is told to wait (Retry-After) when its answer is still being computed. */
+const stillScoringRetrySeconds = 5
 
 /** Options of {@link createStrategyServer}. */
 export type CreateStrategyServerOptions = {
@@ -56,12 +63,20 @@ export type CreateStrategyServerOptions = {
   batchWindowMs?: number | undefined
   /** See {@link createStrategyScorer}. Default 250 ms. */
   maxBatchWaitMs?: number | undefined
-  /** Most addresses a call. Default {@link defaultMaxAddresses}. */
+  /** Most addresses a call (more: 413). Default {@link defaultMaxAddresses}. */
   maxAddresses?: number | undefined
+  /**
+   * The longest a call waits for its answer, ms: past it the call gets 503 with Retry-After while
+   * its run goes on (its answers are kept, so the retry finds them). Default
+   * {@link defaultAnswerWithinMs}, inside the 20 s api-v2 gives a call.
+   */
+  answerWithinMs?: number | undefined
   /** Where request logs go, one JSON line each. Default: none. */
   log?: ((line: string) => void) | undefined
   /** Metrics to add to (shared with a fetch that counts upstream requests). Default: new. */
   metrics?: StrategyServerMetrics | undefined
+  /** The voter page (`/voters`): its hub and rate limits, or false for none. Default: on, the public hub. */
+  voterPage?: VoterPageOptions | false | undefined
 }
 
 /** The app: a hono app plus what an operator needs around it. */
@@ -118,6 +133,7 @@ export function createStrategyServer(options: CreateStrategyServerOptions): Stra
   const store = options.store ?? createMemoryAnswerStore()
   const metrics = options.metrics ?? createStrategyServerMetrics()
   const maxAddresses = options.maxAddresses ?? defaultMaxAddresses
+  const answerWithinMs = options.answerWithinMs ?? defaultAnswerWithinMs
   for (const [name, definition] of Object.entries(strategies)) {
     if (!/^[a-z0-9-]+$/.test(name) || typeof definition?.score !== 'function') {
       throw new InvalidParameterError({ parameter: 'strategies', reason: `"${name}" must be a kebab-case name of a strategy definition.` })
@@ -129,6 +145,7 @@ export function createStrategyServer(options: CreateStrategyServerOptions): Stra
   }
   if (salt !== undefined && (typeof salt !== 'string' || salt.length < 8)) throw new InvalidParameterError({ parameter: 'salt', reason: 'Expected a string of at least 8 characters.' })
   if (!Number.isSafeInteger(maxAddresses) || maxAddresses < 1) throw new InvalidParameterError({ parameter: 'maxAddresses', reason: `Expected a positive integer, got ${String(maxAddresses)}.` })
+  if (!(answerWithinMs > 0)) throw new InvalidParameterError({ parameter: 'answerWithinMs', reason: `Expected a positive number of ms, got ${String(answerWithinMs)}.` })
   const networks = Object.keys(providers)
   const scorer = createStrategyScorer({
     providers,
@@ -194,6 +211,7 @@ export function createStrategyServer(options: CreateStrategyServerOptions): Stra
   app.get('/metrics', (c) =>
     c.text(metrics.render({ personhood_strategy_store_answers: store.size, personhood_strategy_pending_runs: scorer.pending, personhood_strategy_queued_addresses: scorer.queued }), 200, { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8' }),
   )
+  if (options.voterPage !== false) mountVoterPage(app, { ...options.voterPage, strategies, providers, context, now, apiV2OptionNames })
   app.get('/', (c) => c.json({ strategies: Object.fromEntries(Object.entries(strategies).map(([name, definition]) => [name, { title: definition.title, path: `/strategies/${name}` }])), networks }))
 
   function strategyOf(c: Context): AnyStrategyDefinition {
@@ -204,12 +222,37 @@ export function createStrategyServer(options: CreateStrategyServerOptions): Stra
     return definition
   }
 
+  /**
+   * The answer, or a 503 with Retry-After once `answerWithinMs` has passed: api-v2 gives up at 20 s,
+   * and a clear "retry" beats its timeout. The run goes on and keeps its answers for the retry.
+   */
+  function withinTime<T>(scoring: Promise<T>): Promise<T> {
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const late = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => {
+        metrics.count('personhood_strategy_late_answers_total', {})
+        reject(
+          new StrategyServerRequestError(
+            503,
+            'STILL_SCORING',
+            `The answer is still being computed after ${answerWithinMs} ms; its run goes on and keeps its answers: retry in ${stillScoringRetrySeconds} s.`,
+            undefined,
+            { 'Retry-After': String(stillScoringRetrySeconds) },
+          ),
+        )
+      }, answerWithinMs)
+    })
+    // A run that fails after the 503 was sent has no one left to tell.
+    scoring.catch(() => {})
+    return Promise.race([scoring, late]).finally(() => clearTimeout(timer))
+  }
+
   async function answer(c: Context, definition: AnyStrategyDefinition, input: { options: Record<string, unknown>; network: unknown; snapshot: unknown; addresses: unknown }) {
     const decimals = readDecimals(input.options.decimals)
     const strategyOptions = Object.fromEntries(Object.entries(input.options).filter(([name]) => !(apiV2OptionNames as readonly string[]).includes(name)))
     const call = readScoreCall(definition, { ...input, options: strategyOptions }, { networks, context, maxAddresses })
     c.set('addresses', call.addresses.length)
-    const result = await scorer.score(call)
+    const result = await withinTime(scorer.score(call))
     c.set('block', String(result.blockNumber))
     c.set('hits', result.hits)
     metrics.count('personhood_strategy_cache_hits_total', { strategy: definition.name }, result.hits)
@@ -237,7 +280,12 @@ export function createStrategyServer(options: CreateStrategyServerOptions): Stra
     })
   }
 
-  app.post('/strategies/:name', bodyLimit({ maxSize: 64 + maxAddresses * 64 + 64 * 1024, onError: () => { throw new StrategyServerRequestError(413, 'BODY_TOO_LARGE', `The body is too large: at most ${maxAddresses} addresses a call.`, 'addresses') } }), async (c) => {
+  // The body is not read past the limit, so the connection cannot be reused: the 413 says so
+  // (Connection: close), and a pooled client opens a new one for its next call.
+  const tooLarge = () => {
+    throw new StrategyServerRequestError(413, 'BODY_TOO_LARGE', `The body is too large: at most ${maxAddresses} addresses a call.`, 'addresses', { Connection: 'close' })
+  }
+  app.post('/strategies/:name', bodyLimit({ maxSize: 64 + maxAddresses * 64 + 64 * 1024, onError: tooLarge }), async (c) => {
     const definition = strategyOf(c)
     c.set('strategy', definition.name)
     let body: unknown

@@ -19,3 +19,4 @@ export {
 } from './scorer.js'
 export { AnswerStoreError, createMemoryAnswerStore, openAnswerStore, type AnswerStore, type AnswerStoreErrorType } from './store.js'
 export { readStrategyServerConfig, startStrategyServer, type RunningStrategyServer, type StrategyServerConfig, type StartStrategyServerOptions } from './start.js'
+export { checkVoter, type CheckVoterParameters, type VoterCheck, type VoterCheckInput, type VoterPageOptions, type VoterVerdictRow } from './voter-page/index.js'

@@ -34,6 +34,7 @@ export const counterHelp = {
   personhood_strategy_cache_hits_total: 'Addresses answered from the answer store, by strategy.',
   personhood_strategy_cache_misses_total: 'Addresses that needed a strategy run, by strategy.',
   personhood_strategy_runs_total: 'Strategy runs (one run serves every concurrent call of a snapshot), by strategy.',
+  personhood_strategy_late_answers_total: 'Calls answered 503 (Retry-After) because their answer took longer than answerWithinMs; their runs went on.',
 } as const
 
 /** The name of one of the server's Prometheus counters (listed in docs/strategy-server.md). */

@@ -11,6 +11,7 @@
  */
 import type { Address } from 'viem'
 import { InvalidAddressError, InvalidParameterError } from '../errors/input.js'
+import { StrategyOptionsError } from '../errors/strategy.js'
 import { createStrategyCache, type StrategyCache } from '../strategy/cache.js'
 import { createStrategyRuntime, type StrategyContext } from '../strategy/context.js'
 import { runStrategy, type StrategyDefinition } from '../strategy/define.js'
@@ -18,6 +19,7 @@ import { parseStrategyOptions } from '../strategy/options.js'
 import { parseSnapshot, resolveSnapshot, type StrategyProvider } from '../strategy/snapshot.js'
 import { stringifyJson } from '../utils/json.js'
 import { parseAddress } from '../utils/parse.js'
+import { isConfigurationIssue, StrategyServerRequestError } from './answer.js'
 import type { AnswerStore } from './store.js'
 
 /** A strategy definition of any options, detail and prepared types (the server serves many). */
@@ -61,6 +63,11 @@ export type ScoreCall = {
   snapshot: bigint | 'latest'
   /** Distinct EIP-55 addresses. */
   addresses: Address[]
+  /**
+   * Why the strategy cannot run on this server (configuration it lacks, a Passport key say): the
+   * call is still answered when every answer is stored, and fails with this otherwise.
+   */
+  unconfigured?: StrategyOptionsError | undefined
 }
 
 /** What {@link StrategyScorer.score} answers. */
@@ -92,8 +99,10 @@ export const defaultFinalityMs = 15 * 60 * 1000
 /**
  * Reads a call's strategy options, network, snapshot and addresses, each checked before any request.
  *
- * @throws {StrategyOptionsError} naming the options at fault.
+ * @throws {StrategyOptionsError} naming the options at fault (configuration the server lacks is
+ * not thrown here but kept as `unconfigured`: stored answers need none).
  * @throws {InvalidParameterError} naming `network`, `snapshot` or `addresses[i]`.
+ * @throws {StrategyServerRequestError} 413 for more than `maxAddresses` addresses.
  */
 export function readScoreCall(
   definition: AnyStrategyDefinition,
@@ -111,7 +120,7 @@ export function readScoreCall(
   const snapshot = parseSnapshot(input.snapshot)
   if (!Array.isArray(input.addresses)) throw new InvalidParameterError({ parameter: 'addresses', reason: 'Expected an array of addresses.' })
   if (input.addresses.length > parameters.maxAddresses) {
-    throw new InvalidParameterError({ parameter: 'addresses', reason: `At most ${parameters.maxAddresses} addresses a call; got ${input.addresses.length}.` })
+    throw new StrategyServerRequestError(413, 'TOO_MANY_ADDRESSES', `At most ${parameters.maxAddresses} addresses a call; got ${input.addresses.length}.`, 'addresses')
   }
   const addresses = new Set<Address>()
   input.addresses.forEach((address, index) => {
@@ -124,12 +133,16 @@ export function readScoreCall(
   })
   // What the strategy will run with (a scorer id from the operator's configuration, say) is part of the key.
   let prepared: unknown = options
+  let unconfigured: StrategyOptionsError | undefined
   if (definition.prepare) {
-    const runtime = createStrategyRuntime({ ...parameters.context, cache: false })
     try {
-      prepared = definition.prepare({ strategy: definition.name, options, runtime })
-    } finally {
-      runtime.deadline.dispose()
+      prepared = prepareOnce(definition, options, parameters.context)
+    } catch (error) {
+      // Without the operator's keys, answers already stored can still be served: the key is what the
+      // strategy reads with a key (a key is never part of it); a call that needs a run fails then.
+      if (!(error instanceof StrategyOptionsError) || !error.issues.every(isConfigurationIssue)) throw error
+      unconfigured = error
+      prepared = prepareOnce(definition, options, withPlaceholderKeys(parameters.context))
     }
   }
   return {
@@ -139,8 +152,28 @@ export function readScoreCall(
     network,
     snapshot,
     addresses: [...addresses],
+    ...(unconfigured ? { unconfigured } : {}),
   }
 }
+
+function prepareOnce(definition: AnyStrategyDefinition, options: unknown, context: StrategyContext | undefined): unknown {
+  const runtime = createStrategyRuntime({ ...context, cache: false })
+  try {
+    return definition.prepare!({ strategy: definition.name, options, runtime })
+  } finally {
+    runtime.deadline.dispose()
+  }
+}
+
+/** The context with a stand-in for each missing key and score-api: preparing builds clients and sends nothing, and neither a key nor score-api's host is part of a store key. */
+function withPlaceholderKeys(context: StrategyContext | undefined): StrategyContext {
+  return {
+    ...context,
+    passport: { ...context?.passport, apiKey: context?.passport?.apiKey || 'placeholder-never-sent' },
+    scoreApi: context?.scoreApi ?? { url: 'http://placeholder-never-called.invalid' },
+  }
+}
+
 
 /**
  * A provider that keeps the headers of final blocks (and the chain id): a block's header never
@@ -305,6 +338,7 @@ export function createStrategyScorer(parameters: CreateStrategyScorerParameters)
           return { scores: new Map(call.addresses.map((address, index) => [address, stored[index] as number])), blockNumber: snapshot, final: true, hits: call.addresses.length }
         }
       }
+      if (call.unconfigured) throw call.unconfigured
       const block = await header(network, snapshot)
       const final = block.timestamp * 1000 <= now() - finalityMs
       const key = `${prefix}${block.blockNumber}`

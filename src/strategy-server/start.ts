@@ -6,14 +6,14 @@
 import { readFileSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
 import { serve as bindNode, type ServerType } from '@hono/node-server'
-import { createPublicClient, http } from 'viem'
+import { createRpcUrlClient } from '../chain/rpc-url.js'
 import { z } from 'zod'
 import { ConfigFileError } from '../errors/audit.js'
 import { InvalidParameterError } from '../errors/input.js'
 import type { StrategyContext } from '../strategy/context.js'
 import type { StrategyProvider } from '../strategy/snapshot.js'
 import { redactUrl } from '../utils/redact.js'
-import { createStrategyServer, defaultMaxAddresses, type StrategyServer } from './app.js'
+import { createStrategyServer, defaultMaxAddresses, type CreateStrategyServerOptions, type StrategyServer } from './app.js'
 import { createStrategyServerMetrics, type StrategyServerMetrics } from './metrics.js'
 import { defaultFinalityMs, type AnyStrategyDefinition } from './scorer.js'
 import { createMemoryAnswerStore, openAnswerStore, type AnswerStore } from './store.js'
@@ -47,6 +47,11 @@ const configSchema = z
       .strict()
       .optional(),
     humanId: z.object({ hubChainRpc: url.optional(), apiUrl: url.optional(), attestationIndexUrl: url.optional() }).strict().optional(),
+    scoreApi: z
+      .object({ url: url.optional(), apiKey: z.string().min(1).optional(), maxAddresses: z.number().int().min(1).max(10_000).optional() })
+      .strict()
+      .optional(),
+    answerWithinMs: z.number().int().min(1).optional(),
     finalityMs: z.number().int().min(0).optional(),
     batchWindowMs: z.number().int().min(0).max(10_000).optional(),
     maxBatchWaitMs: z.number().int().min(0).max(60_000).optional(),
@@ -71,6 +76,10 @@ function integerFrom(env: Readonly<Record<string, string | undefined>>, name: st
   return Number(value)
 }
 
+function orNothing<T extends Record<string, unknown>>(value: T): T | undefined {
+  return Object.keys(value).length === 0 ? undefined : value
+}
+
 function drop<T extends Record<string, unknown>>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, item]) => item !== undefined)) as T
 }
@@ -79,7 +88,8 @@ function drop<T extends Record<string, unknown>>(value: T): T {
  * Reads the configuration: the JSON file (`--config`), then the environment over it
  * (`SNAPSHOT_API_STRATEGY_SALT`, `PERSONHOOD_RPC_URL_<chainId>`, `PASSPORT_API_KEY`,
  * `PASSPORT_API_TIER`, `PASSPORT_SCORER_ID`, `PASSPORT_API_URL`, `PASSPORT_REGISTRY_URL`,
- * `HUMAN_ID_RPC_URL`, `HUMAN_ID_API_URL`, `ATTESTATION_INDEX_URL`, `PERSONHOOD_STRATEGY_STORE`,
+ * `HUMAN_ID_RPC_URL`, `HUMAN_ID_API_URL`, `ATTESTATION_INDEX_URL`, `PERSONHOOD_SCORE_API_URL`,
+ * `PERSONHOOD_SCORE_API_KEY`, `PERSONHOOD_STRATEGY_STORE`,
  * `PERSONHOOD_PUBLIC_URL`, `PORT`, `HOST`, `STRATEGY_DEADLINE_MS`), then `overrides` (the flags).
  *
  * @throws {ConfigFileError} when the file cannot be read or is not a valid configuration (the field is named).
@@ -148,6 +158,12 @@ export function readStrategyServerConfig(parameters: { file?: string | undefined
       ...config.humanId,
       ...drop({ hubChainRpc: first(env, 'HUMAN_ID_RPC_URL'), apiUrl: first(env, 'HUMAN_ID_API_URL'), attestationIndexUrl: first(env, 'ATTESTATION_INDEX_URL') }),
     }),
+    scoreApi: orNothing(
+      drop({
+        ...config.scoreApi,
+        ...drop({ url: first(env, 'PERSONHOOD_SCORE_API_URL'), apiKey: first(env, 'PERSONHOOD_SCORE_API_KEY') }),
+      }),
+    ),
     ...drop(parameters.overrides ?? {}),
   })
   return merged
@@ -166,6 +182,8 @@ export type StartStrategyServerOptions = {
   now?: (() => number) | undefined
   /** Request log lines. Default: none. */
   log?: ((line: string) => void) | undefined
+  /** The voter page's hub and limits, or false for none (see {@link CreateStrategyServerOptions}). */
+  voterPage?: CreateStrategyServerOptions['voterPage']
 }
 
 /** A running strategy server. */
@@ -207,17 +225,22 @@ export async function startStrategyServer(options: StartStrategyServerOptions): 
   const metrics = createStrategyServerMetrics()
   const upstream = countingFetch(options.fetch ?? fetch, metrics)
   const providers: Record<string, StrategyProvider> = {}
-  for (const [network, rpcUrl] of Object.entries(config.rpc ?? {})) providers[network] = createPublicClient({ transport: http(rpcUrl, { retryCount: 2, fetchFn: upstream }) })
+  for (const [network, rpcUrl] of Object.entries(config.rpc ?? {})) providers[network] = createRpcUrlClient(rpcUrl, { fetch: upstream })
   Object.assign(providers, options.providers)
   if (Object.keys(providers).length === 0) {
     throw new InvalidParameterError({ parameter: 'rpc', reason: 'No network is configured: give a JSON-RPC URL per network ("rpc": { "10": "https://..." } in --config, or PERSONHOOD_RPC_URL_10).' })
   }
   const passport = config.passport ?? {}
   const humanId = config.humanId ?? {}
+  const scoreApi = config.scoreApi ?? {}
+  if (scoreApi.url === undefined && (scoreApi.apiKey !== undefined || scoreApi.maxAddresses !== undefined)) {
+    throw new InvalidParameterError({ parameter: 'scoreApi.url', reason: 'A score-api key or maxAddresses is set without its URL: set PERSONHOOD_SCORE_API_URL (or scoreApi.url in --config).' })
+  }
   const context: StrategyContext = {
     fetch: upstream,
     passport: { apiKey: passport.apiKey, tier: passport.tier, scorerId: passport.scorerId, baseUrl: passport.baseUrl, registryBaseUrl: passport.registryBaseUrl },
     humanId: { hubChain: humanId.hubChainRpc, baseUrl: humanId.apiUrl, attestationIndexBaseUrl: humanId.attestationIndexUrl },
+    ...(scoreApi.url === undefined ? {} : { scoreApi: { url: scoreApi.url, apiKey: scoreApi.apiKey, maxAddresses: scoreApi.maxAddresses } }),
     deadlineMs: config.deadlineMs ?? 60_000,
     ...(config.concurrency === undefined ? {} : { concurrency: config.concurrency }),
     ...(options.now ? { now: options.now } : {}),
@@ -239,8 +262,10 @@ export async function startStrategyServer(options: StartStrategyServerOptions): 
       batchWindowMs: config.batchWindowMs,
       maxBatchWaitMs: config.maxBatchWaitMs,
       maxAddresses: config.maxAddresses ?? defaultMaxAddresses,
+      answerWithinMs: config.answerWithinMs,
       log: options.log,
       strategies: options.strategies,
+      voterPage: options.voterPage,
     })
   } catch (error) {
     await store.close()
@@ -272,7 +297,11 @@ export async function startStrategyServer(options: StartStrategyServerOptions): 
       return [
         `personhood strategy server listening on ${url}`,
         `Strategies: ${Object.keys(app.strategies).map((name) => `${url}/strategies/${name}`).join(', ')}`,
+        ...(options.voterPage === false ? [] : [`Voter page: ${url}/voters (a space links ${url}/voters?proposal=<id> from a proposal)`]),
         `Networks: ${Object.entries(providers).map(([network]) => `${network}${config.rpc?.[network] ? ` (${redactUrl(config.rpc[network] as string)})` : ''}`).join(', ')}`,
+        config.scoreApi?.url
+          ? `human-gated's inner strategies: this package's in process, any other through score-api at ${redactUrl(config.scoreApi.url)}${config.scoreApi.apiKey ? ' (with a key)' : ''}`
+          : "human-gated's inner strategies: this package's only (set PERSONHOOD_SCORE_API_URL for score-api's)",
         opened.file
           ? `Answer store: ${opened.file} (${store.size} answers in ${opened.records} records${opened.tornBytes ? `; a torn last line of ${opened.tornBytes} bytes, never acknowledged, was cut off` : ''})`
           : 'Answer store: memory only (--store none): answers are lost on exit.',

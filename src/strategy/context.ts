@@ -12,6 +12,7 @@ import { createPassportClient, type PassportClient } from '../clients/passport/i
 import { createRegistryClient, type RegistryClient } from '../clients/registry/index.js'
 import type { AttestationIndexClient } from '../clients/attestation-index/index.js'
 import type { HumanIdClient } from '../clients/human-id/index.js'
+import type { ScoreApiClient } from '../clients/score-api.js'
 import type { BlockClock } from '../chain/block-at-time.js'
 import type { ChainClient } from '../chain/provider.js'
 import type { RateLimiter, RateLimitTier, RateLimitWait } from '../http/rate-limit.js'
@@ -94,7 +95,11 @@ export type StrategyContext = {
         attestationIndex?: AttestationIndexClient | undefined
       }
     | undefined
-  /** The cache shared across calls; `false` for none. Default: one in-memory cache per strategy instance. */
+  /**
+   * The cache shared across calls; `false` for none. Default: one in-memory cache per strategy
+   * instance. The snapshot's header is kept apart, for the process and every strategy (a final
+   * block's for good, a recent block's for 20 s); `false` reads it on every call too.
+   */
   cache?: StrategyCache | false | undefined
   /** The clock, Unix ms. Default Date.now. */
   now?: (() => number) | undefined
@@ -119,6 +124,12 @@ export type StrategyContext = {
    * for a chain {@link blockClocks} does not know (or a local chain), its block clock.
    */
   networks?: Readonly<Record<string, InnerNetwork>> | undefined
+  /**
+   * score-api, for inner strategies of a wrapping strategy (`human-gated`) that are neither this
+   * package's nor in `strategies`: their scores are asked of score-api's `POST /api/scores`. The
+   * operator's setting, never a space's option. Default: none (such a name is refused).
+   */
+  scoreApi?: ScoreApiAccess | undefined
   /** Longest a request may wait for rate budget, ms; past it the request fails with a RateLimitError. Default: the deadline. */
   maxWaitMs?: number | undefined
 }
@@ -134,6 +145,18 @@ export type InnerStrategy =
 
 /** Strategies by name, as score-api's registry keeps them. */
 export type InnerStrategyRegistry = Readonly<Record<string, InnerStrategy>>
+
+/** Where score-api is, as the operator configures it (see {@link StrategyContext.scoreApi}). */
+export type ScoreApiAccess = {
+  /** score-api's origin, e.g. `https://score.snapshot.org`. */
+  url: string
+  /** A score-api API key (keycard), sent as `X-API-KEY` to `url` only. */
+  apiKey?: string | undefined
+  /** Most addresses in one request; more are sent in chunks. Default 500 (what score-api asks a strategy to handle). */
+  maxAddresses?: number | undefined
+  /** A ready client to use instead of one built from `url` and `apiKey`. */
+  client?: ScoreApiClient | undefined
+}
 
 /** A network an inner strategy runs on: its client, and its block clock when {@link blockClocks} has none. */
 export type InnerNetwork = { provider: ChainClient; clock?: BlockClock | undefined }

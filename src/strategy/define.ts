@@ -21,6 +21,7 @@ import type { StrategyCache } from './cache.js'
 import { createStrategyCache } from './cache.js'
 import { createStrategyRuntime, type StrategyContext, type StrategyRuntime } from './context.js'
 import { toStrategyError } from './deadline.js'
+import { keepHeader, knownHeader } from './headers.js'
 import { parseStrategyOptions, strategyJsonSchema } from './options.js'
 import { parseSnapshot, resolveSnapshot, type RequestedSnapshot, type ResolvedSnapshot, type StrategyProvider, type StrategySnapshot } from './snapshot.js'
 
@@ -268,11 +269,21 @@ function parseAddresses(addresses: readonly string[]): Address[] {
   return [...seen]
 }
 
+/**
+ * The snapshot's block and time: from the process's headers when this provider's block was read
+ * before (./headers.ts; not with `cache: false`), else one request.
+ */
 async function readSnapshot(runtime: StrategyRuntime, parameters: RunStrategyParameters, addresses: readonly Address[]): Promise<ResolvedSnapshot> {
-  runtime.countRequest('provider')
   const { provider, snapshot, network } = parameters
+  const requested = parseSnapshot(snapshot)
+  const keeps = runtime.context.cache !== false && requested !== 'latest'
+  const known = keeps ? knownHeader(provider, network, requested, runtime.now()) : undefined
+  if (known) return { network, requested, ...known }
+  runtime.countRequest('provider')
   try {
-    return await untilAborted(resolveSnapshot(provider, { snapshot, network, addresses }), runtime.deadline.signal)
+    const resolved = await untilAborted(resolveSnapshot(provider, { snapshot, network, addresses }), runtime.deadline.signal)
+    if (keeps) keepHeader(provider, network, { blockNumber: resolved.blockNumber, timestamp: resolved.timestamp }, runtime.now())
+    return resolved
   } catch (error) {
     // A chain error already names the block and the addresses; a bad provider is the caller's.
     if (error instanceof ChainReadError || error instanceof InvalidParameterError) throw error

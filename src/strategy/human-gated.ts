@@ -1,7 +1,9 @@
 /**
  * `human-gated`: any strategy's voting power, counted only for verified humans. The inner
- * strategies (`[{ name, network?, params }]`, as score-api's `multichain` takes them) are called
- * through a registry the caller passes (`context.strategies`) and summed per voter; the voters whose
+ * strategies (`[{ name, network?, params }]`, as score-api's `multichain` takes them) run in
+ * process when they are this package's (or in a registry the caller passes as `context.strategies`),
+ * and any other through score-api's `POST /api/scores` (`context.scoreApi`, the operator's); their
+ * scores are summed per voter; the voters whose
  * sum is above 0 are put to `human-verification`'s test (its own code, run here); the mode says
  * what a human's power becomes: `gate` (as it is), `quadratic` (its square root) or `cap`.
  */
@@ -9,7 +11,12 @@ import type { Address } from 'viem'
 import { z } from 'zod'
 import { blockClocks, findBlockAtTime } from '../chain/block-at-time.js'
 import type { ChainClient } from '../chain/provider.js'
+import { createScoreApiClient, defaultScoreApiMaxAddresses, readScoreApiErrorReason, type ScoreApiClient } from '../clients/score-api.js'
+import { HttpRequestError, ResponseValidationError } from '../errors/http.js'
+import { InvalidParameterError } from '../errors/input.js'
 import { StrategyOptionsError, StrategySourceError } from '../errors/strategy.js'
+import { mapWithConcurrency } from '../http/concurrency.js'
+import { ConflictingRowsError, uniqueScoresByAddress } from '../rules/rows.js'
 import { applyHumanGate, type HumanGateMode } from '../verify/human-gate.js'
 import type { InnerStrategy, InnerStrategyRegistry, StrategyRuntime } from './context.js'
 import { readSource } from './deadline.js'
@@ -17,10 +24,13 @@ import { defineStrategy, runStrategy, untilAborted, type StrategyDefinition } fr
 import { humanIdStrategy } from './human-id.js'
 import { humanVerificationOptionsSchema, humanVerificationStrategy, type HumanVerificationDetail, type HumanVerificationPrepared } from './human-verification.js'
 import { passportV2Strategy } from './passport-v2.js'
-import { symbolOption } from './options.js'
+import { parseStrategyOptions, symbolOption } from './options.js'
 import type { ResolvedSnapshot, StrategyProvider } from './snapshot.js'
 
 const humanTest = humanVerificationOptionsSchema.shape
+
+/** The name of `human-gated`: never an inner strategy of itself. */
+const humanGatedStrategyName = 'human-gated'
 
 /**
  * The inner strategies `human-gated` finds when the context names none: this package's own
@@ -88,14 +98,28 @@ export const humanGatedOptionsSchema = z
 /** The options of `human-gated`, read. */
 export type HumanGatedOptions = z.output<typeof humanGatedOptionsSchema>
 
+/**
+ * One inner strategy as `human-gated` runs it: in process (a strategy of this package, or of the
+ * registry given as `context.strategies`), or through score-api (`context.scoreApi`). What it runs
+ * is part of the strategy server's store key; the score-api host and key are not.
+ */
+export type PlannedInnerStrategy = { name: string; network?: string | undefined; params: Record<string, unknown> } & (
+  | { via: 'process'; strategy: InnerStrategy }
+  | { via: 'score-api' }
+)
+
 /** What `human-gated` scores with: the options, the inner strategies found, the human test prepared. */
 export type HumanGatedPrepared = HumanGatedOptions & {
-  inner: { name: string; network?: string | undefined; params: Record<string, unknown>; strategy: InnerStrategy }[]
+  inner: PlannedInnerStrategy[]
   humanTest: HumanVerificationPrepared
 }
 
-/** One inner strategy's answer for a voter. */
-export type InnerScore = { strategy: string; network: string; blockNumber: bigint; score: number }
+/**
+ * One inner strategy's answer for a voter. `blockNumber` is the block it was read at; null for a
+ * strategy score-api ran on another network than the space's (score-api maps the snapshot to that
+ * network's block by time, through its blockfinder, and does not say which block).
+ */
+export type InnerScore = { strategy: string; network: string; blockNumber: bigint | null; score: number; via: 'process' | 'score-api' }
 
 /** What a voter's `human-gated` answer rests on. */
 export type HumanGatedDetail = {
@@ -120,20 +144,25 @@ export function innerStrategySource(name: string, network: string): string {
 }
 
 /**
- * The `human-gated` strategy. The registry of inner strategies and the clients of their networks
- * come from the context (`strategies`, default {@link defaultInnerStrategies}; `networks`); the
- * human test reads what `human-verification` reads (`humanId`, `passport`).
+ * The `human-gated` strategy. An inner strategy runs in process when the context's registry has
+ * it (`strategies`, default {@link defaultInnerStrategies}; other networks' clients in `networks`),
+ * else through score-api (`scoreApi`: any strategy score-api runs); else its name is refused. A
+ * gate never nests (`human-gated` is no inner strategy), and an inner strategy of this package has
+ * its options read before any request (a bad one is a {@link StrategyOptionsError} naming
+ * `strategies.<i>.params.<option>`). The human test reads what `human-verification` reads
+ * (`humanId`, `passport`).
  *
- * Requests: the inner strategies' own (plus, for an inner strategy on another network, the
- * header reads that find its block at the snapshot's time), then `human-verification`'s for the
- * voters whose power is above 0 only.
+ * Requests: the inner strategies' own (plus, for an inner strategy in process on another network,
+ * the header reads that find its block at the snapshot's time); through score-api, one request per
+ * inner strategy and `scoreApi.maxAddresses` voters (default 500); then `human-verification`'s for
+ * the voters whose power is above 0 only. Everything within the call's deadline.
  *
  * @example
  * import { humanGatedStrategy, runStrategy, strategyDefinitions } from 'personhood'
  * const { scores } = await runStrategy(humanGatedStrategy, {
  *   network: '10', provider, addresses, snapshot: 130_000_000,
  *   options: { strategies: [{ name: 'erc20-balance-of', params: { address: token, decimals: 18 } }], mode: 'quadratic', scorerId: 335 },
- *   context: { strategies: scoreApiStrategies, passport: { apiKey: process.env.PASSPORT_API_KEY } },
+ *   context: { scoreApi: { url: 'https://score.snapshot.org' }, passport: { apiKey: process.env.PASSPORT_API_KEY } },
  * })
  */
 export const humanGatedStrategy = defineStrategy<HumanGatedOptions, HumanGatedDetail, HumanGatedPrepared>({
@@ -141,21 +170,7 @@ export const humanGatedStrategy = defineStrategy<HumanGatedOptions, HumanGatedDe
   title: 'Any strategy, counted only for verified humans (gate, quadratic or cap)',
   optionsSchema: humanGatedOptionsSchema,
   prepare({ strategy, options, runtime }) {
-    const registry = runtime.context.strategies ?? defaultInnerStrategies
-    const issues = options.strategies.flatMap((inner, index) =>
-      Object.hasOwn(registry, inner.name)
-        ? []
-        : [
-            {
-              path: ['strategies', index, 'name'],
-              message: runtime.context.strategies
-                ? `No strategy "${inner.name}" in the registry given (context.strategies).`
-                : `No strategy "${inner.name}" among this package's (${Object.keys(defaultInnerStrategies).join(', ')}): pass a registry as context.strategies.`,
-            },
-          ],
-    )
-    if (issues.length > 0) throw new StrategyOptionsError({ strategy, issues })
-    const inner = options.strategies.map((entry) => ({ ...entry, strategy: registry[entry.name]! }))
+    const inner = options.strategies.map((entry, index) => planInner({ strategy, entry, index, runtime }))
     const { mode: _mode, cap: _cap, strategies: _strategies, ...human } = options
     const testOptions = { ...human, verifiedScore: 1, passportSource: 'api' as const }
     const humanTest = humanVerificationStrategy.prepare!({ strategy, options: testOptions, runtime })
@@ -187,6 +202,48 @@ export const humanGatedStrategy = defineStrategy<HumanGatedOptions, HumanGatedDe
   },
 })
 
+/** Where `human-gated` finds an inner strategy, checked before any request. */
+function planInner({ strategy, entry, index, runtime }: { strategy: string; entry: HumanGatedOptions['strategies'][number]; index: number; runtime: StrategyRuntime }): PlannedInnerStrategy {
+  const { context } = runtime
+  const registry = context.strategies ?? defaultInnerStrategies
+  const at = (...path: (string | number)[]) => ['strategies', index, ...path]
+  // Depth 1: a gate inside a gate would ask the human test twice and could call itself without end.
+  if (entry.name === strategy || entry.name === humanGatedStrategyName) {
+    throw new StrategyOptionsError({ strategy, issues: [{ path: at('name'), message: `"${entry.name}" cannot be an inner strategy of human-gated: gates do not nest (put its inner strategies here instead).` }] })
+  }
+  if (Object.hasOwn(registry, entry.name)) {
+    const found = registry[entry.name]!
+    // A strategy of this package: its options are read now, so a bad one is named (a 400), not a failed source.
+    if ('optionsSchema' in found && isZodSchema(found.optionsSchema)) {
+      try {
+        parseStrategyOptions(entry.name, found.optionsSchema, entry.params)
+      } catch (error) {
+        if (!(error instanceof StrategyOptionsError)) throw error
+        throw new StrategyOptionsError({ strategy, issues: error.issues.map((issue) => ({ path: at('params', ...issue.path), message: issue.message })) })
+      }
+    }
+    return { ...entry, via: 'process', strategy: found }
+  }
+  if (context.scoreApi) return { ...entry, via: 'score-api' }
+  if (context.strategies) {
+    throw new StrategyOptionsError({ strategy, issues: [{ path: at('name'), message: `No strategy "${entry.name}" in the registry given (context.strategies), and no score-api is configured to run it (context.scoreApi).` }] })
+  }
+  // Not the space's fault: the operator has not said where score-api is (a configuration issue, by its variable's name).
+  throw new StrategyOptionsError({
+    strategy,
+    issues: [
+      {
+        path: ['PERSONHOOD_SCORE_API_URL'],
+        message: `strategies.${index}.name: no strategy "${entry.name}" among this package's (${Object.keys(defaultInnerStrategies).join(', ')}), and no score-api is configured to run it: set PERSONHOOD_SCORE_API_URL (context.scoreApi).`,
+      },
+    ],
+  })
+}
+
+function isZodSchema(value: unknown): value is z.ZodType {
+  return value instanceof z.ZodType
+}
+
 type ReadInnerParameters = {
   strategy: string
   space: string
@@ -198,13 +255,17 @@ type ReadInnerParameters = {
   runtime: StrategyRuntime
 }
 
-/** Calls every inner strategy at its network's block and returns each voter's inner scores. */
+/**
+ * Calls every inner strategy and returns each voter's inner scores: in process at its network's
+ * block, or through score-api (at the space's network and snapshot; score-api maps other networks'
+ * blocks by time itself).
+ */
 async function readInnerScores(parameters: ReadInnerParameters): Promise<Map<Address, InnerScore[]>> {
   const { strategy, network, addresses, prepared, snapshot, runtime } = parameters
   const networks = runtime.context.networks ?? {}
   const missing = prepared.inner.flatMap((inner, index) => {
     const innerNetwork = inner.network ?? network
-    if (innerNetwork === network) return []
+    if (inner.via === 'score-api' || innerNetwork === network) return []
     if (!Object.hasOwn(networks, innerNetwork)) return [{ path: ['strategies', index, 'network'], message: `No client of network ${innerNetwork}: pass it in context.networks["${innerNetwork}"].` }]
     if (!networks[innerNetwork]!.clock && !blockClocks[Number(innerNetwork)]) {
       return [{ path: ['strategies', index, 'network'], message: `No block clock of network ${innerNetwork}: pass context.networks["${innerNetwork}"].clock.` }]
@@ -212,26 +273,114 @@ async function readInnerScores(parameters: ReadInnerParameters): Promise<Map<Add
     return []
   })
   if (missing.length > 0) throw new StrategyOptionsError({ strategy, issues: missing })
+  const scoreApi = prepared.inner.some((inner) => inner.via === 'score-api') ? scoreApiOf(runtime) : undefined
 
   const answers = await Promise.all(
-    prepared.inner.map(async (inner) => {
+    prepared.inner.map(async (inner, index) => {
       const innerNetwork = inner.network ?? network
       const source = innerStrategySource(inner.name, innerNetwork)
       const onSpaceNetwork = innerNetwork === network
+      if (inner.via === 'score-api') {
+        const scores = await readThroughScoreApi({ scoreApi: scoreApi!, strategy, index, name: inner.name, params: inner.params, network: innerNetwork, parameters })
+        return { name: inner.name, network: innerNetwork, blockNumber: onSpaceNetwork ? snapshot.blockNumber : null, scores, via: inner.via }
+      }
       const innerProvider = onSpaceNetwork ? parameters.provider : networks[innerNetwork]!.provider
       const blockNumber = onSpaceNetwork ? snapshot.blockNumber : await innerBlockAt({ runtime, network: innerNetwork, snapshot, addresses })
       const scores = await readSource({ source, addresses, deadline: runtime.deadline }, (signal) =>
         callInner({ inner: inner.strategy, name: inner.name, space: parameters.space, network: innerNetwork, provider: innerProvider, addresses, params: inner.params, blockNumber, runtime, signal, source }),
       )
-      return { name: inner.name, network: innerNetwork, blockNumber, scores: readScores(scores, addresses, source) }
+      return { name: inner.name, network: innerNetwork, blockNumber, scores: readScores(scores, addresses, source), via: inner.via }
     }),
   )
   return new Map(
     addresses.map((address) => [
       address,
-      answers.map((answer) => ({ strategy: answer.name, network: answer.network, blockNumber: answer.blockNumber, score: answer.scores.get(address)! })),
+      answers.map((answer) => ({ strategy: answer.name, network: answer.network, blockNumber: answer.blockNumber, score: answer.scores.get(address)!, via: answer.via })),
     ]),
   )
+}
+
+/** The score-api client of a call and how many addresses one request carries. */
+type ScoreApiOfCall = { client: ScoreApiClient; maxAddresses: number }
+
+function scoreApiOf(runtime: StrategyRuntime): ScoreApiOfCall {
+  const access = runtime.context.scoreApi!
+  const maxAddresses = access.maxAddresses ?? defaultScoreApiMaxAddresses
+  if (!Number.isSafeInteger(maxAddresses) || maxAddresses < 1) throw new InvalidParameterError({ parameter: 'scoreApi.maxAddresses', reason: `Expected a positive integer, got ${String(maxAddresses)}.` })
+  const client =
+    access.client ??
+    createScoreApiClient({
+      url: access.url,
+      apiKey: access.apiKey,
+      ...(runtime.context.fetch ? { fetch: runtime.context.fetch } : {}),
+      now: runtime.now,
+      sleep: runtime.sleep,
+      concurrency: runtime.concurrency,
+    })
+  return { client, maxAddresses }
+}
+
+/**
+ * One inner strategy through score-api: one request per `maxAddresses` voters (at most
+ * `concurrency` in flight), at the space's network and snapshot block. A missing address is 0 (as
+ * in score-api); an error, an answer of another shape, an address twice, or an answer scored at
+ * 'latest' (score-api's node behind the snapshot) fails the call, naming the inner strategy.
+ */
+async function readThroughScoreApi(call: {
+  scoreApi: ScoreApiOfCall
+  strategy: string
+  index: number
+  name: string
+  params: Record<string, unknown>
+  network: string
+  parameters: ReadInnerParameters
+}): Promise<Map<Address, number>> {
+  const { scoreApi, parameters } = call
+  const { runtime, addresses, snapshot } = parameters
+  const source = `${innerStrategySource(call.name, call.network)} through score-api`
+  const chunks: Address[][] = []
+  for (let start = 0; start < addresses.length; start += scoreApi.maxAddresses) chunks.push(addresses.slice(start, start + scoreApi.maxAddresses))
+  const answers = await mapWithConcurrency(chunks, runtime.concurrency, async (chunk) => {
+    runtime.countRequest(source)
+    try {
+      return await readSource({ source, addresses: chunk, deadline: runtime.deadline, describe: describeScoreApiError }, async (signal) => {
+        const answer = await scoreApi.client.getScores({
+          space: parameters.space,
+          network: parameters.network,
+          snapshot: snapshot.blockNumber,
+          strategies: [{ name: call.name, network: call.network, params: call.params }],
+          addresses: chunk,
+          signal,
+        })
+        if (answer.state !== 'final') {
+          throw new StrategySourceError({
+            source,
+            addresses: chunk,
+            reason: `score-api scored at 'latest' (state pending): its node of network ${parameters.network} has not reached block ${snapshot.blockNumber} yet. Retry later.`,
+          })
+        }
+        return answer.scores[0]!
+      })
+    } catch (error) {
+      const reason = error instanceof StrategySourceError ? readScoreApiErrorReason(error.cause) : undefined
+      const unknown = reason === undefined ? undefined : /^invalid strategies: /.exec(reason)
+      if (unknown) throw new StrategyOptionsError({ strategy: call.strategy, issues: [{ path: ['strategies', call.index, 'name'], message: `score-api has no strategy "${call.name}" (it answered "${reason}").` }] })
+      throw error
+    }
+  })
+  const scores = new Map<Address, number>()
+  chunks.forEach((chunk, index) => {
+    for (const address of chunk) scores.set(address, answers[index]!.get(address.toLowerCase()) ?? 0)
+  })
+  return scores
+}
+
+function describeScoreApiError(error: unknown): string | undefined {
+  if (error instanceof StrategySourceError) return undefined
+  const reason = readScoreApiErrorReason(error)
+  if (reason !== undefined && error instanceof HttpRequestError) return `score-api answered ${error.status}: ${reason.slice(0, 300)}`
+  if (error instanceof ResponseValidationError) return `score-api's answer is not its documented shape: ${error.issues.slice(0, 3).map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`
+  return undefined
 }
 
 /** The block of another network at the snapshot's time: the last at or before it, by that network's clock. */
@@ -287,13 +436,20 @@ async function callInner(parameters: CallInnerParameters): Promise<Record<string
   return run.scores
 }
 
-/** An inner answer read as a number per voter: a missing voter is 0 (score-api's convention), anything else not a finite number is an error. */
+/** An inner answer read as a number per voter: a missing voter is 0 (score-api's convention); an address with two scores (in any casing) or a value not a finite number is an error. */
 function readScores(answer: unknown, addresses: readonly Address[], source: string): Map<Address, number> {
   if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) {
     throw new StrategySourceError({ source, addresses, reason: `The ${source} answered ${Array.isArray(answer) ? 'an array' : typeof answer}, not scores by address.` })
   }
-  const byLower = new Map<string, unknown>()
-  for (const [key, value] of Object.entries(answer)) byLower.set(key.toLowerCase(), value)
+  let byLower: Map<string, unknown>
+  try {
+    // The rule for rows about one address: the same score under several casings is one answer; two scores are an error.
+    byLower = uniqueScoresByAddress(answer as Record<string, number>, `The ${source}`)
+  } catch (error) {
+    if (!(error instanceof ConflictingRowsError)) throw error
+    const twice = addresses.filter((address) => address.toLowerCase() === error.address.toLowerCase())
+    throw new StrategySourceError({ source, addresses: twice.length ? twice : addresses, reason: error.message, cause: error })
+  }
   const bad: Address[] = []
   const scores = new Map<Address, number>()
   for (const address of addresses) {

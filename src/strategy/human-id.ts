@@ -6,7 +6,8 @@
  * one `eth_call` per chunk of voters) or through the Human ID API (E4-E6, batched) and the
  * attestation index.
  */
-import { createPublicClient, http, type Address } from 'viem'
+import type { Address } from 'viem'
+import { createRpcUrlClient } from '../chain/rpc-url.js'
 import { z } from 'zod'
 import { baseSepoliaClock, blockAtTimeOnClock, findBlockAtTime, isLastBlockOnClock, optimismClock, type BlockClock } from '../chain/block-at-time.js'
 import type { HumanCredential } from '../chain/constants.js'
@@ -110,7 +111,7 @@ function hubClient(runtime: StrategyRuntime, strategy: string, hub: HubChain, ne
       ],
     })
   }
-  if (typeof configured === 'string') return createPublicClient({ transport: http(configured, { retryCount: 2, ...(runtime.context.fetch ? { fetchFn: runtime.context.fetch } : {}) }) })
+  if (typeof configured === 'string') return createRpcUrlClient(configured, { fetch: runtime.context.fetch })
   return configured
 }
 

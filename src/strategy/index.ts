@@ -9,6 +9,7 @@ export {
   type InnerStrategy,
   type InnerStrategyRegistry,
   type PassportAccess,
+  type ScoreApiAccess,
   type StrategyContext,
   type StrategyEnvironment,
   type StrategyRuntime,

@@ -7,6 +7,10 @@ import { maxUint256, type Address } from 'viem'
 import { InvalidParameterError } from '../errors/input.js'
 import * as rules from '../rules/sbt.js'
 import { checksumAddress } from './address.js'
+import { tryParseInteger, type IntegerBounds } from './integer.js'
+
+export { defaultNetwork } from './network.js'
+export { tryParseInteger, type IntegerBounds } from './integer.js'
 
 /**
  * The default action id, 123456789: universal (not app-specific) uniqueness. Every default
@@ -97,9 +101,6 @@ export function parseBlockNumber(value: unknown, parameter = 'blockNumber'): big
   })
 }
 
-/** Bounds of {@link parseInteger}. */
-export type IntegerBounds = { min?: number | undefined; max?: number | undefined }
-
 function describeRange({ min, max }: IntegerBounds): string {
   if (min !== undefined && max !== undefined) return `an integer from ${min} to ${max}`
   if (min === 1) return 'a positive integer'
@@ -108,18 +109,6 @@ function describeRange({ min, max }: IntegerBounds): string {
   return 'an integer'
 }
 
-/**
- * Reads an integer without throwing: a safe integer number, or (with `strings`) a string of
- * decimal digits with an optional minus sign; undefined when it is not one or is out of bounds.
- */
-export function tryParseInteger(value: unknown, bounds: IntegerBounds & { strings?: boolean } = {}): number | undefined {
-  let parsed: number | undefined
-  if (typeof value === 'number' && Number.isSafeInteger(value)) parsed = value
-  else if (bounds.strings && typeof value === 'string' && /^-?[0-9]{1,16}$/.test(value)) parsed = Number(value)
-  if (parsed === undefined || !Number.isSafeInteger(parsed)) return undefined
-  if ((bounds.min !== undefined && parsed < bounds.min) || (bounds.max !== undefined && parsed > bounds.max)) return undefined
-  return parsed === 0 ? 0 : parsed // never -0
-}
 
 /**
  * Reads an integer within bounds: a safe integer number, or (with `strings: true`, for command-line
@@ -268,11 +257,6 @@ export function parseTimestamp(value: unknown, parameter = 'timestamp'): number 
   return Math.floor(parseDate(value, parameter).getTime() / 1000)
 }
 
-/**
- * The network a command or an audit is on when none is given (and no proposal names one): Optimism
- * (10), where Human ID's credentials live. One default for `score`, `verify` and `audit`.
- */
-export const defaultNetwork = '10'
 
 /**
  * Reads a network as Snapshot names one: a chain id as a string of decimal digits ("1", "10").

@@ -9,7 +9,6 @@
  * google-chrome), or in the dev dependency @sparticuz/chromium; without any the suite is skipped
  * with the reason.
  */
-import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -22,48 +21,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { writeAuditOutputs } from '../../src/audit/report/write.js'
 import { summarizeAudit } from '../../src/audit/summary.js'
 import type { AuditResult, AuditVoter } from '../../src/audit/types.js'
+import { findChromium } from '../helpers/chromium.js'
 import { sampleAudit, sampleVoter } from './fixtures.js'
-
-/**
- * Chromium: PERSONHOOD_CHROMIUM, else one on the PATH, else the build the dev dependency
- * @sparticuz/chromium carries in its tarball (brotli-compressed, unpacked to the temp folder on
- * first use; no download), so the test also runs where no browser is installed (CI).
- */
-async function findChromium(): Promise<{ path: string; reason?: undefined } | { path?: undefined; reason: string }> {
-  if (process.env.PERSONHOOD_CHROMIUM) return { path: process.env.PERSONHOOD_CHROMIUM }
-  for (const name of ['chromium', 'chromium-browser', 'google-chrome']) {
-    try {
-      const path = execFileSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).trim()
-      if (path) return { path }
-    } catch {
-      // not on the PATH; try the next name
-    }
-  }
-  try {
-    const { default: bundled } = await import('@sparticuz/chromium')
-    // It unpacks into os.tmpdir(): there a cache folder kept between runs, not the suite's temp folder.
-    const cache = join(process.cwd(), 'node_modules', '.cache', 'personhood-chromium')
-    mkdirSync(cache, { recursive: true })
-    const saved = process.env.TMPDIR
-    process.env.TMPDIR = cache
-    try {
-      const path = await bundled.executablePath()
-      // Built for Amazon Linux: elsewhere it needs the system's NSS libraries (libnss3, libnspr4).
-      try {
-        execFileSync(path, ['--version'], { stdio: 'pipe', timeout: 30_000 })
-      } catch (error) {
-        const stderr = String((error as { stderr?: Buffer }).stderr ?? '').split('\n')[0]
-        return { reason: `the Chromium of @sparticuz/chromium does not start here (${stderr || (error as Error).message}); install libnss3 or chromium` }
-      }
-      return { path }
-    } finally {
-      if (saved === undefined) delete process.env.TMPDIR
-      else process.env.TMPDIR = saved
-    }
-  } catch (error) {
-    return { reason: `no Chromium found (PERSONHOOD_CHROMIUM, the PATH, @sparticuz/chromium: ${(error as Error).message})` }
-  }
-}
 
 const found = await findChromium()
 const chromium = found.path

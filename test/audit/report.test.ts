@@ -122,7 +122,11 @@ describe('rendering', () => {
     expect(html).not.toMatch(/<link|<img|<iframe|@import|url\(/i)
     // Two scripts, both inline: the voters' data (JSON) and the table's behaviour.
     expect([...html.matchAll(/<script[^>]*>/gi)].map((match) => match[0])).toEqual(['<script type="application/json" id="voter-data">', '<script>'])
-    expect([...html.matchAll(/(?:src|href)\s*=|https?:\/\/[^\s"'<]+/gi)].map((match) => match[0])).toEqual([])
+    // Nothing is loaded: no src; the only URLs are links a voter follows to get counted (Human ID's app, Passport's).
+    expect(html).not.toMatch(/\bsrc\s*=/i)
+    const links = [...html.matchAll(/<a href="([^"]*)">/g)].map((match) => match[1])
+    expect(links).toEqual(['https://id.human.tech/gov-id', 'https://id.human.tech/phone', 'https://app.passport.xyz'])
+    expect([...html.matchAll(/https?:\/\/[^\s"'<]+/gi)].map((match) => match[0]).filter((url) => !links.includes(url))).toEqual([])
     for (const id of ['chart-methods', 'chart-scores', 'chart-outcome']) expect(html).toContain(`id="${id}"`)
     expect(html).toContain('threshold 20')
   })
@@ -178,7 +182,7 @@ describe('rendering', () => {
     const markdown = renderAuditMarkdown(hostile)
     expect(markdown.split('\n')[0]).toBe('# Voter audit: Fund &lt;img src=x onerror=alert\\(1\\)&gt; \\# Injected heading')
     expect(markdown).not.toMatch(/<img|<script|\]\(javascript:|^# Injected/m)
-    expect(markdown.split('\n').filter((line) => line.startsWith('#'))).toHaveLength(6)
+    expect(markdown.split('\n').filter((line) => line.startsWith('#'))).toHaveLength(7)
     expect(markdown).toContain('| \\[x\\]\\(javascript:alert\\(1\\)\\) |')
     expect(markdown).toContain('| Against \\| forged \\| row \\| |')
   })

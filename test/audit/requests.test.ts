@@ -5,9 +5,11 @@
  * by every call). Requests are
  * counted as they leave, by JSON-RPC method and by listing page: counting, not timing.
  */
-import { getAddress, type Address } from 'viem'
+import { createPublicClient, getAddress, http, type Address } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { audit } from '../../src/audit/audit.js'
+import { runStrategy } from '../../src/strategy/define.js'
+import { humanVerificationStrategy } from '../../src/strategy/human-verification.js'
 import type { AuditVote } from '../../src/audit/votes.js'
 import { startChainWorld } from '../strategies/human-id-serving.js'
 
@@ -20,13 +22,18 @@ function createCounter() {
   const listingPages = new Map<string, number>()
   const scorePages = new Map<string, number>()
   const paths = new Map<string, number>()
+  /** Each distinct eth_call (its params). */
+  const calls = new Set<string>()
   const add = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1)
   const counting: typeof fetch = async (input, init) => {
     const request = new Request(input, init)
     const url = new URL(request.url)
     if (request.method === 'POST') {
       const body = JSON.parse(await request.clone().text()) as { method: string; params?: unknown[] } | { method: string; params?: unknown[] }[]
-      for (const call of Array.isArray(body) ? body : [body]) add(rpc, call.method === 'eth_call' ? 'eth_call' : `${call.method} ${JSON.stringify(call.params ?? [])}`)
+      for (const call of Array.isArray(body) ? body : [body]) {
+        add(rpc, call.method === 'eth_call' ? 'eth_call' : `${call.method} ${JSON.stringify(call.params ?? [])}`)
+        if (call.method === 'eth_call') calls.add(JSON.stringify(call.params))
+      }
     } else if (url.pathname.endsWith('/api/index/attestations') && url.searchParams.has('schemaId')) {
       add(listingPages, url.searchParams.get('page') ?? '1')
     } else if (/\/registry\/score\/\d+$/.test(url.pathname) && !url.searchParams.has('address')) {
@@ -34,7 +41,7 @@ function createCounter() {
     } else add(paths, url.pathname.replace(/0x[0-9a-fA-F]{40}/, '<address>'))
     return fetch(request)
   }
-  return { counting, rpc, listingPages, scorePages, paths }
+  return { counting, rpc, calls, listingPages, scorePages, paths }
 }
 
 beforeAll(async () => {
@@ -76,6 +83,7 @@ describe('an audit of 2,000 voters', () => {
         humanId: { attestationIndexBaseUrl: context.humanId!.attestationIndexBaseUrl },
       },
       linkedWallets: false,
+      batchSize: 500,
     })
     expect(result.voters).toHaveLength(2000)
     expect(result.summary.eligibleVoters).toBeGreaterThan(0)
@@ -98,5 +106,31 @@ describe('an audit of 2,000 voters', () => {
     // What the audit says it sent is what left.
     const sent = [...rpc.values(), ...listingPages.values(), ...scorePages.values(), ...paths.values()].reduce((total, count) => total + count, 0)
     expect(result.stats.requests.sent).toBe(sent)
+  }, 300_000)
+
+  it("sends the reader calls of one strategy call over every voter: batches are the reader's capacity, not score-api's 500", async () => {
+    const known = world.voters(1000).map((voter) => getAddress(voter))
+    const unknown = Array.from({ length: 1200 - known.length }, (_, index) => getAddress(`0x${(0xa0000 + index).toString(16).padStart(40, '0')}`) as Address)
+    const voters = [...known, ...unknown]
+    const snapshot = await world.latestBlock('10')
+    const given = world.context()
+    const options = { credentials: ['gov-id', 'phone', 'biometrics', 'clean-hands'], match: 'any', scorerId: 1 }
+    const context = (fetch: typeof globalThis.fetch) => ({
+      fetch,
+      now: given.now,
+      passport: { apiKey: world.apiKey, baseUrl: world.baseUrl, tier: 3 as const, rateLimiter: false as const },
+      humanId: { attestationIndexBaseUrl: given.humanId!.attestationIndexBaseUrl, expiries: true },
+    })
+    const audited = createCounter()
+    const votes: AuditVote[] = voters.map((voter, index) => ({ voter, choice: 1 + (index % 2), votingPower: 1 }))
+    await audit({ votes, network: '10', snapshot, strategy: 'human-verification', options, provider: given.humanId!.hubChain as string, context: context(audited.counting), linkedWallets: false })
+    // The same voters in one strategy call, as the audit reads them (with expiries).
+    const whole = createCounter()
+    const provider = createPublicClient({ transport: http(given.humanId!.hubChain as string, { fetchFn: whole.counting, timeout: 240_000, retryCount: 0 }) })
+    await runStrategy(humanVerificationStrategy, { network: '10', provider, addresses: voters, options, snapshot, context: { ...context(whole.counting), deadlineMs: Infinity } })
+    // Distinct calls (a call sent again after a timeout counts once: what is compared is the plan).
+    // 1,200 voters are 2 reader calls in one strategy call; in score-api's batches of 500, 3.
+    expect(whole.calls.size).toBe(2)
+    expect(audited.calls.size).toBe(whole.calls.size)
   }, 300_000)
 })

@@ -57,7 +57,7 @@ describe('what the CLI says when it refuses', () => {
         "exitCode": 3,
         "message": "Parameter "--rpc" is invalid.
 
-      Details: The snapshot is a block of network 10: give that network's JSON-RPC URL with --rpc (or PERSONHOOD_RPC_URL).
+      Details: The snapshot is a block of network 10: give that network's JSON-RPC URL with --rpc (or PERSONHOOD_RPC_URL); any provider's endpoint for that chain works (Alchemy, Infura, QuickNode... have free tiers), with archive access for a past snapshot.
       Docs: https://github.com/personhood-dao/personhood/blob/main/docs/errors.md#invalid-parameter
       Version: personhood@0.1.0",
       }

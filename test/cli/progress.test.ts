@@ -66,12 +66,62 @@ describe('createProgress', () => {
     expect(lines[0]!.length).toBeLessThanOrEqual(100 + '\r\x1b[K'.length)
   })
 
-  test('draws no line when the output is not a terminal (a short wait says nothing)', () => {
+  test('piped, a run shorter than a line interval prints nothing (a short wait neither)', () => {
+    let clock = 0
     const { stream, writes } = terminal(false)
-    const progress = createProgress({ label: 'Judging', total: 3, stream })
+    const progress = createProgress({ label: 'Judging', total: 3, stream, now: () => clock, every: () => () => {} })
+    clock = 1_000
     progress.tick()
     progress.waiting(1000)
+    clock = 4_999
     progress.done()
     expect(writes).toEqual([])
+  })
+
+  test('piped or in CI, a plain line every 5 s of the clock (done, total, rate, ETA), and one at the end', () => {
+    let clock = 0
+    const heartbeats: (() => void)[] = []
+    let stopped = 0
+    const { stream, writes } = terminal(false)
+    const progress = createProgress({ label: 'Judging voters', total: 100_000, stream, now: () => clock, every: (ms, tick) => (expect(ms).toBe(5_000), heartbeats.push(tick), () => void stopped++) })
+    expect(heartbeats).toHaveLength(1)
+    clock = 1_000
+    progress.tick(400)
+    expect(writes).toEqual([]) // not 5 s yet
+    clock = 5_000
+    heartbeats[0]!() // the timer, with no new work
+    clock = 6_000
+    progress.tick(800)
+    heartbeats[0]!() // 1 s after a line: nothing
+    clock = 10_000
+    progress.tick(1_300) // the work itself reaches the 5 s mark
+    clock = 12_500
+    progress.done()
+    expect(stopped).toBe(1)
+    expect(writes).toEqual([
+      'Judging voters: 400/100,000 (0%), 80 a second, ETA 20m45s\n',
+      'Judging voters: 2,500/100,000 (2%), 250 a second, ETA 6m30s\n',
+      'Judging voters: 2,500/100,000 (2%), 200 a second in 13s\n',
+    ])
+    progress.done() // twice: no second closing line
+    expect(writes).toHaveLength(3)
+  })
+
+  test('piped, a source that stalls still gets a line every 5 s, with the rate-limit wait it is in', () => {
+    let clock = Date.parse('2026-01-01T12:00:00Z')
+    const heartbeats: (() => void)[] = []
+    const { stream, writes } = terminal(false)
+    const progress = createProgress({ label: 'Judging voters', total: 30, stream, now: () => clock, every: (_ms, tick) => (heartbeats.push(tick), () => {}) })
+    progress.tick(3)
+    progress.waiting(60_000, 'Passport API key (tier 1)')
+    for (let second = 5; second <= 15; second += 5) {
+      clock += 5_000
+      heartbeats[0]!()
+    }
+    expect(writes.filter((text) => text.startsWith('Judging'))).toEqual([
+      'Judging voters: 3/30 (10%), 0.60 a second, waiting 55s for Passport API key (tier 1) budget, ETA 1m40s\n',
+      'Judging voters: 3/30 (10%), 0.30 a second, waiting 50s for Passport API key (tier 1) budget, ETA 2m20s\n',
+      'Judging voters: 3/30 (10%), 0.20 a second, waiting 45s for Passport API key (tier 1) budget, ETA 3m00s\n',
+    ])
   })
 })

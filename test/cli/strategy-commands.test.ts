@@ -84,8 +84,9 @@ describe('personhood verify', () => {
     expect(api.valid).toBe(true)
     expect(report.decision).toEqual({ eligible: true, method: 'gov-id' })
     const text = formatVerifyReport(report).join('\n')
-    expect(text).toMatch(/yes {2}gov-id +valid/)
+    expect(text).toMatch(/ {2}yes {2}Government ID: held at the snapshot until \d{4}-\d\d-\d\d \d\d:\d\d UTC\./)
     expect(text).toMatch(/Eligible: yes, by gov-id\./)
+    expect(text).toMatch(/Next:\n {2}- Nothing to do for this proposal\. Government ID counts until /)
   }, 120_000)
 
   it('a source that cannot answer is shown as such, never as a no', async () => {
@@ -97,6 +98,32 @@ describe('personhood verify', () => {
     expect(report.decision).toBeNull()
     expect(report.unanswered).toEqual(['Passport score at the snapshot'])
     expect(formatVerifyReport(report).join('\n')).toMatch(/not answered: .*STRATEGY_SOURCE_FAILED[\s\S]*Eligible: unknown/)
+  }, 120_000)
+
+  it('a source that cannot answer says its real cause: no Passport key is named as such, never as options the voter gave', async () => {
+    const nobody = world.voters(5)[4]!
+    const { PASSPORT_API_KEY: _key, ...withoutKey } = env
+    const report = await runVerifyCommand({ address: nobody, snapshot: String(snapshot) }, { env: withoutKey })
+    expect(report.sources[2]!.error).toEqual({
+      code: 'STRATEGY_OPTIONS_INVALID',
+      message: 'The options of strategy "passport-v2" are invalid: PASSPORT_API_KEY: No Passport API key: set PASSPORT_API_KEY (or pass passport.apiKey in the context).',
+    })
+    const text = formatVerifyReport(report).join('\n')
+    expect(text).toContain('  not answered: The options of strategy "passport-v2" are invalid: PASSPORT_API_KEY: No Passport API key: set PASSPORT_API_KEY')
+    expect(text).toContain('Passport score at the snapshot could not answer: The options of strategy "passport-v2" are invalid: PASSPORT_API_KEY: No Passport API key')
+    expect(text).not.toContain(world.apiKey)
+  }, 120_000)
+
+  it('an unverified voter reads "Eligible: no" with every reason and the next steps, not "by no source"', async () => {
+    const nobody = world.voters(5)[4]! // the demo world's account with nothing
+    const report = await runVerifyCommand({ address: nobody, snapshot: String(snapshot) }, { env })
+    expect(report.decision).toEqual({ eligible: false, method: null })
+    const text = formatVerifyReport(report).join('\n')
+    expect(text).not.toContain('by no source')
+    expect(text).toMatch(/^Eligible: no\. Not counted: /m)
+    expect(text).toContain('Why:\n  - Government ID, Phone, Biometrics and Clean hands: not found: this address held none of them at the snapshot.\n  - Passport score: ')
+    expect(text).toMatch(/Next:\n {2}- Government ID: get this credential in Human ID’s app \(it mints it on Optimism\)\. https:\/\/id\.human\.tech\/gov-id/)
+    expect(text).toContain('https://app.passport.xyz')
   }, 120_000)
 
   it('a yes from one source while another could not answer exits 4 (source) and names the source', async () => {

@@ -58,3 +58,31 @@ export function maxInAnyWindow(starts: readonly number[], windowMs: number): num
 export async function until(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((resolve) => setTimeout(resolve, 2))
 }
+
+/**
+ * Timers a test fires itself (the transport's `timer` option): an attempt times out when the test
+ * says, typically once its request has reached the server, never by racing a real timer.
+ */
+export function manualTimers() {
+  const pending = new Set<() => void>()
+  return {
+    timer: (_ms: number, fire: () => void) => {
+      const entry = () => {
+        pending.delete(entry)
+        fire()
+      }
+      pending.add(entry)
+      return () => void pending.delete(entry)
+    },
+    /** Fires every timer started and not cancelled; how many. */
+    fire(): number {
+      const due = [...pending]
+      for (const entry of due) entry()
+      return due.length
+    },
+    /** Timers started and not yet fired or cancelled. */
+    get pending() {
+      return pending.size
+    },
+  }
+}

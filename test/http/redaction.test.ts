@@ -7,7 +7,7 @@ import nock from 'nock'
 import { afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { createPassportClient } from '../../src/clients/passport/index.js'
 import { createStampCacheClient } from '../../src/clients/stamp-cache/index.js'
-import { failure } from '../helpers/async.js'
+import { failure, manualTimers } from '../helpers/async.js'
 import { fastTransport } from '../helpers/endpoint-matrix.js'
 
 const api = 'https://api.passport.xyz'
@@ -63,8 +63,12 @@ describe('errors never carry the key or the token', () => {
   }
 
   test('a timeout', async () => {
-    nock(api).get(`/v2/stamps/1/score/${address}`).times(4).delay(2000).reply(200, {})
-    const error = await failure(createPassportClient({ apiKey, ...fastTransport, timeoutMs: 50, rateLimiters: false }).getScore({ scorerId: 1, address }))
+    const timers = manualTimers()
+    nock(api)
+      .get(`/v2/stamps/1/score/${address}`)
+      .times(4)
+      .reply(() => (timers.fire(), [200, {}]))
+    const error = await failure(createPassportClient({ apiKey, ...fastTransport, timeoutMs: 50, timer: timers.timer, rateLimiters: false }).getScore({ scorerId: 1, address }))
     expect(error.name).toBe('TimeoutError')
     for (const text of texts(error)) expect(text).not.toContain(apiKey)
   })

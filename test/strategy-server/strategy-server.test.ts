@@ -37,6 +37,8 @@ function configOf(store: string, overrides: Partial<StrategyServerConfig> = {}):
     rpc: { '10': world.env.HUMAN_ID_RPC_URL as string },
     passport: { apiKey: world.env.PASSPORT_API_KEY as string, baseUrl: world.env.PASSPORT_API_URL as string, tier: 3, scorerId: '1' },
     humanId: { hubChainRpc: world.env.HUMAN_ID_RPC_URL as string, apiUrl: world.env.HUMAN_ID_API_URL as string, attestationIndexUrl: world.env.ATTESTATION_INDEX_URL as string },
+    // No answer here may turn into a 503 on a slow machine: the time limit has its own test (limits.test.ts).
+    answerWithinMs: 600_000,
     ...overrides,
   }
 }

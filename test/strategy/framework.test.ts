@@ -315,6 +315,82 @@ describe('cache', () => {
   })
 })
 
+describe("the snapshot's header, kept for the process", () => {
+  /** Another strategy of the library: a second instance, its own options. */
+  const other = defineStrategy({ ...echo, name: 'echo-other' })
+  /** Block n of recordingProvider's chain is at 1,700,000,000 + 2n seconds. */
+  const blockTimeMs = (n: number) => (1_700_000_000 + 2 * n) * 1000
+  const run = (definition: typeof echo, provider: StrategyProvider, snapshot: number | 'latest', context: Parameters<typeof runStrategy>[1]['context'] = {}) =>
+    runStrategy(definition, { network: '10', provider, addresses: [alice], options: {}, snapshot, context })
+
+  test("a final block's header is read once per process, by every strategy and cache; the answer is the same", async () => {
+    const provider = recordingProvider()
+    const first = await run(echo, provider, 100)
+    expect(first.requests).toEqual({ provider: 1 })
+    const again = await run(echo, provider, 100, { cache: createStrategyCache() })
+    const another = await runStrategy(other, { network: '10', provider, addresses: [bob], options: { score: 3 }, snapshot: 100 })
+    expect(again.requests).toEqual({})
+    expect(another.requests).toEqual({})
+    expect(again.snapshot).toEqual(first.snapshot)
+    expect(another.results.get(getAddress(bob))!.detail).toBe(1_700_000_200)
+    expect(provider.calls).toEqual(['eth_getBlockByNumber'])
+    // Another block, another network, another provider: read.
+    await run(echo, provider, 101)
+    await runStrategy(echo, { network: '1', provider, addresses: [alice], options: {}, snapshot: 100 })
+    const elsewhere = recordingProvider()
+    await run(echo, elsewhere, 100)
+    expect(provider.calls).toHaveLength(3)
+    expect(elsewhere.calls).toHaveLength(1)
+  })
+
+  test("'latest' is read every time; cache: false reads every time", async () => {
+    const provider = recordingProvider()
+    await run(echo, provider, 'latest')
+    await run(echo, provider, 'latest')
+    await run(echo, provider, 200, { cache: false })
+    await run(echo, provider, 200, { cache: false })
+    expect(provider.calls).toHaveLength(4)
+  })
+
+  test('a block not yet final (under 15 minutes old by the call\'s clock) is kept 20 s, then read again', async () => {
+    const provider = recordingProvider()
+    let now = blockTimeMs(300) + 60_000
+    const clock = { now: () => now }
+    expect((await run(echo, provider, 300, clock)).requests).toEqual({ provider: 1 })
+    now += 19_999
+    expect((await run(echo, provider, 300, clock)).requests).toEqual({})
+    now += 1
+    expect((await run(echo, provider, 300, clock)).requests).toEqual({ provider: 1 })
+    // Read again 15 minutes after its time: final now, kept for good.
+    now = blockTimeMs(300) + 15 * 60_000
+    expect((await run(echo, provider, 300, clock)).requests).toEqual({ provider: 1 })
+    now += 365 * 86_400_000
+    expect((await run(echo, provider, 300, clock)).requests).toEqual({})
+    expect(provider.calls).toHaveLength(3)
+  })
+
+  test('at most 1,000 blocks a provider: the least recently used goes first', async () => {
+    const provider = recordingProvider()
+    for (let block = 0; block < 1000; block++) await run(echo, provider, block)
+    await run(echo, provider, 0) // now the most recent
+    await run(echo, provider, 1000) // block 1 goes
+    expect(provider.calls).toHaveLength(1001)
+    await run(echo, provider, 0)
+    expect(provider.calls).toHaveLength(1001)
+    await run(echo, provider, 1)
+    expect(provider.calls).toHaveLength(1002)
+  })
+
+  test('a failed read is not kept', async () => {
+    let fail = true
+    const provider = recordingProvider()
+    const flaky = { request: async (args: { method: string; params?: unknown }) => (fail ? Promise.reject(new Error('connection refused')) : provider.request(args)) }
+    await expect(run(echo, flaky, 5)).rejects.toBeInstanceOf(ChainReadError)
+    fail = false
+    expect((await run(echo, flaky, 5)).requests).toEqual({ provider: 1 })
+  })
+})
+
 describe('validations', () => {
   const onlyAlice = defineStrategy({
     ...echo,
@@ -329,7 +405,8 @@ describe('validations', () => {
     const provider = recordingProvider()
     expect(await ask(provider, alice)).toBe(true)
     expect(await ask(provider, bob)).toBe(false)
-    expect(provider.calls).toEqual(['eth_getBlockByNumber', 'eth_getBlockByNumber'])
+    // The snapshot is a final block: its header is read once for both.
+    expect(provider.calls).toEqual(['eth_getBlockByNumber'])
   })
 
   test('a malformed author does not pass and costs no request; invalid params are an error, not a false', async () => {

@@ -9,6 +9,7 @@ import type { Address } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { StrategyOptionsError, StrategySourceError } from '../../src/errors/strategy.js'
 import type { StrategyContext } from '../../src/strategy/context.js'
+import { createStrategyCache } from '../../src/strategy/cache.js'
 import { runStrategy } from '../../src/strategy/define.js'
 import { humanGatedStrategy } from '../../src/strategy/human-gated.js'
 import { humanIdSourceNames } from '../../src/strategy/human-id.js'
@@ -165,6 +166,18 @@ describe('human-gated', () => {
     await expect(run({}, counted)).rejects.toThrow(/No client of network 8453/)
     expect(urls).toEqual([])
   }, 60_000)
+
+  it("reads the snapshot's header once, for itself and an inner strategy of this package on the space's network", async () => {
+    // A provider of its own, so that no earlier call has kept this block's header; a cache (the
+    // server's context has none, and `cache: false` reads every header).
+    const provider = { request: (args: { method: string; params?: unknown }) => ethereum.provider.request(args as never) }
+    const headers: unknown[] = []
+    const counted = { request: (args: { method: string; params?: unknown }) => (args.method === 'eth_getBlockByNumber' && headers.push(args.params), provider.request(args)) }
+    const options = { strategies: [{ name: 'passport-v2', params: { mode: 'weighted', scorerId: 1 } }], mode: 'gate', passportScore: 0 }
+    const result = await runStrategy(humanGatedStrategy, { network: '1', provider: counted, addresses: voters.slice(0, 20), options, snapshot, context: context({ strategies: strategyDefinitions, cache: createStrategyCache() }) })
+    expect(headers).toHaveLength(1)
+    expect(Object.entries(result.requests).filter(([source]) => source === 'provider' || source.endsWith(': provider'))).toEqual([['provider', 1]])
+  }, 180_000)
 
   it("runs a definition of this package as an inner strategy (the registry's other form)", async () => {
     const result = await run(

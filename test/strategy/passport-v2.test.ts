@@ -190,7 +190,9 @@ describe('a later rescoring', () => {
     const again = await runCached()
     expect(first.scores).toEqual(before)
     expect(again.scores).toEqual(before)
-    expect(again.requests).toEqual({ provider: 1 })
+    // The snapshot is a past block: its header is kept for the process, so a warm call sends nothing.
+    expect(first.requests.provider).toBe(1)
+    expect(again.requests).toEqual({})
   })
 })
 

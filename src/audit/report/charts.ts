@@ -94,6 +94,19 @@ export function methodChart(summary: AuditSummary): string {
 }
 
 /**
+ * Why the bars at or above the threshold can hold more voters than the method chart counts as
+ * verified by Passport: a score that had expired at the snapshot (or was scored with an error) is
+ * drawn at its number but does not pass.
+ */
+export function passportGap(summary: AuditSummary): string {
+  const { notPassingAtThreshold: gap, threshold } = summary.passport
+  if (!gap) return ''
+  const passing = summary.byMethod.find((row) => row.method === 'passport')?.voters ?? 0
+  const above = summary.passport.bins.filter((bin) => bin.from >= threshold).reduce((total, bin) => total + bin.count, 0)
+  return ` ${gap.toLocaleString('en-US')} ${gap === 1 ? 'voter' : 'voters'} scored at or above the threshold ${gap === 1 ? 'does' : 'do'} not count: the score had expired at the snapshot (or was scored with an error). So ${above.toLocaleString('en-US')} voters are drawn at ${threshold} or more and ${passing.toLocaleString('en-US')} are verified by Passport score.`
+}
+
+/**
  * The Passport score distribution of the voters Passport was asked about, with the threshold, and
  * beside it the voters never scored and those not asked: the bars add up to the voter count.
  */
@@ -126,7 +139,7 @@ export function scoreChart(summary: AuditSummary): string {
     '<div class="vbars-xaxis">Passport score at the snapshot (bins of ' + `${bins.length > 1 ? bins[0]!.to! - bins[0]!.from : ''}` + ' points)</div>',
   ].join('\n')
   const description = `${bins.map((bin) => `${bin.to === null ? `${bin.from}+` : `${bin.from}-${bin.to}`}: ${bin.count}`).join(', ')}; never scored: ${neverScored}; not asked: ${notAsked}; threshold ${threshold}.`
-  const caption = `${scored.toLocaleString('en-US')} scored + ${neverScored.toLocaleString('en-US')} never scored + ${notAsked.toLocaleString('en-US')} not asked = ${(scored + neverScored + notAsked).toLocaleString('en-US')} voters. Passport is asked only about voters no Human ID credential verified.`
+  const caption = `${scored.toLocaleString('en-US')} scored + ${neverScored.toLocaleString('en-US')} never scored + ${notAsked.toLocaleString('en-US')} not asked = ${(scored + neverScored + notAsked).toLocaleString('en-US')} voters. Passport is asked only about voters no Human ID credential verified.${passportGap(summary)}`
   return figure(
     'chart-scores',
     'Passport score distribution, with the threshold',

@@ -10,7 +10,8 @@ import { escapeXml, methodChart, methodLabel, outcomeChart, scoreChart } from '.
 import { gatedOutcomeTable } from './gated.js'
 import { auditTitle, describeNetwork } from '../title.js'
 import type { AuditResult, AuditSummary, AuditVoter } from '../types.js'
-import type { VoteChoice } from '../votes.js'
+import type { VoterWords } from '../../utils/verdict-words.js'
+import { auditVoterWords, formatChoice, voterHelp } from './voter.js'
 
 /** Rows of the voter table rendered in the page (the first page, and each page the script shows). */
 export const voterPageSize = 50
@@ -31,15 +32,6 @@ function shortAddress(address: string): string {
   return `${address.slice(0, 6)}…${address.slice(-4)}`
 }
 
-function formatChoice(choice: VoteChoice, labels?: readonly string[]): string {
-  const name = (index: number) => labels?.[index - 1] ?? `#${index}`
-  if (typeof choice === 'number') return name(choice)
-  if (Array.isArray(choice)) return (choice as number[]).map(name).join(' > ')
-  return Object.entries(choice as Record<string, number>)
-    .map(([index, weight]) => `${name(Number(index))}: ${weight}`)
-    .join(', ')
-}
-
 const originLabels: Record<string, string> = {
   listing: "from the scorer's listing of scores",
   history: "from the scorer's score history at the snapshot",
@@ -47,33 +39,17 @@ const originLabels: Record<string, string> = {
   absent: 'never scored',
 }
 
-/** A short label for why a voter is or is not verified. */
-function reasonLabel(voter: AuditVoter): string {
-  if (voter.eligible && voter.method) return methodLabel(voter.method)
-  if (voter.passport) return voter.passport.score === null ? 'Never scored' : `Score below ${voter.passport.threshold}`
-  const reasons = new Set(voter.verdicts.map((verdict) => verdict.reason))
-  if (reasons.has('expired')) return 'Credential expired'
-  if (reasons.has('revoked')) return 'Credential revoked'
-  return 'No credential'
-}
-
-/** The detail behind the label: each source's verdict, the Passport score's origin, and linked wallets. */
-function reasonDetail(voter: AuditVoter): string {
-  const parts = voter.verdicts.map((verdict) => {
-    const until = verdict.valid && verdict.expiresAt ? ` until ${isoTime(verdict.expiresAt)}` : ''
-    return `${methodLabel(verdict.credential)}: ${verdict.reason}${until}${verdict.via ? ` (${verdict.via})` : ''}`
-  })
-  if (voter.passport) {
-    parts.push(
-      voter.passport.score === null
-        ? `Passport: never scored`
-        : `Passport score ${voter.passport.score} (threshold ${voter.passport.threshold}), ${originLabels[voter.passport.origin] ?? voter.passport.origin}`,
-    )
-  }
+/**
+ * The detail behind the label: every reason that applies in the shared words, where the Passport
+ * score came from, and linked wallets.
+ */
+function reasonDetail(voter: AuditVoter, words: VoterWords): string {
+  const parts = [...words.reasons]
+  if (voter.passport && voter.passport.score !== null) parts.push(`The Passport score was read ${originLabels[voter.passport.origin] ?? voter.passport.origin}.`)
   for (const signal of voter.linked) {
-    parts.push(`${signal.provider} stamp deduplicated${signal.otherAddress ? ` against ${signal.otherAddress}` : ''}${signal.basis ? ` (${signal.basis === 'named-by-service' ? 'named by the service' : 'same credential'})` : ''}`)
+    parts.push(`${signal.provider} stamp deduplicated${signal.otherAddress ? ` against ${signal.otherAddress}` : ''}${signal.basis ? ` (${signal.basis === 'named-by-service' ? 'named by the service' : 'same credential'})` : ''}.`)
   }
-  return parts.join('; ') || 'No source verified this address.'
+  return parts.join(' ') || 'No source verified this address.'
 }
 
 /** One linked-wallet group with its evidence and how it voted. */
@@ -134,7 +110,7 @@ type VoterColumns = {
   group: number[]
 }
 
-function voterColumns(voters: readonly AuditVoter[], labels: readonly string[] | undefined, groupOf: Map<string, number>): VoterColumns {
+function voterColumns(voters: readonly AuditVoter[], labels: readonly string[] | undefined, groupOf: Map<string, number>, run: AuditResult['run']): VoterColumns {
   const strings: string[] = []
   const index = new Map<string, number>()
   const intern = (text: string) => {
@@ -153,8 +129,9 @@ function voterColumns(voters: readonly AuditVoter[], labels: readonly string[] |
     columns.power.push(voter.votingPower)
     columns.verified.push(voter.eligible ? 1 : 0)
     columns.method.push(intern(voter.eligible && voter.method ? voter.method : 'unverified'))
-    columns.label.push(intern(reasonLabel(voter)))
-    columns.detail.push(intern(reasonDetail(voter)))
+    const words = auditVoterWords(voter, run)
+    columns.label.push(intern(words.label))
+    columns.detail.push(intern(reasonDetail(voter, words)))
     columns.score.push(voter.passport ? voter.passport.score : null)
     columns.group.push(groupOf.get(voter.address.toLowerCase()) ?? -1)
   }
@@ -236,6 +213,22 @@ function methodology(result: AuditResult): string {
     '<div><dt>What the audit cannot see</dt><dd>Wallets of one person that share no stamp (linked only off-chain, or through stamps the scorer did not deduplicate) are not linked; a voter verified by Human ID is not asked about Passport, so its stamps are not compared; a person with one verified wallet and other unverified wallets shows only as unverified voters. The counts of linked groups are therefore a lower bound.</dd></div>',
     '</dl>',
     `<p class="note">Re-run with the same inputs to get the same digest: <code class="digest">${escapeXml(result.digest)}</code> (personhood ${escapeXml(result.run.packageVersion)}).</p>`,
+    '</section>',
+  ].join('\n')
+}
+
+/** Where a voter checks an address, and how to get counted (the shared words' links). */
+function votersHelpSection(result: AuditResult): string {
+  const help = voterHelp(result)
+  return [
+    '<section aria-labelledby="help-title">',
+    '<h2 id="help-title">For voters: check an address, get counted</h2>',
+    `<p>${escapeXml(help.check)}</p>`,
+    `<pre>${escapeXml(help.command)}</pre>`,
+    '<ul class="help">',
+    ...help.steps.map((step) => `<li>${escapeXml(step.text)} <a href="${escapeXml(step.url)}">${escapeXml(step.url)}</a></li>`),
+    '</ul>',
+    `<p class="note">${escapeXml(help.timing)}</p>`,
     '</section>',
   ].join('\n')
 }
@@ -481,6 +474,7 @@ th button.sort { font: inherit; color: inherit; background: none; border: 0; pad
 th[aria-sort="ascending"] button::after { content: " ▲"; }
 th[aria-sort="descending"] button::after { content: " ▼"; }
 .yes { color: #2b8a3e; font-weight: 600; } .no { color: #c92a2a; font-weight: 600; }
+.help li { margin: .3rem 0; overflow-wrap: anywhere; }
 .pager { display: flex; align-items: center; gap: 12px; justify-content: flex-end; font-size: .85rem; }
 .pager button { font: inherit; padding: 4px 10px; border: 1px solid #ced4da; border-radius: 5px; background: #fff; cursor: pointer; }
 footer { margin-top: 2.5rem; font-size: .8rem; color: #6c757d; }
@@ -490,7 +484,8 @@ footer { margin-top: 2.5rem; font-size: .8rem; color: #6c757d; }
   h1 { font-size: 1.35rem; }
   .voters .opt { display: none; }
   .voters td, .voters th { padding: .3rem .25rem; }
-  .voters .why { min-width: 0; }
+  .voters .why { min-width: 6.2rem; }
+  .voters .addr code { font-size: .7rem; }
   .hbar-row { grid-template-columns: 1fr; gap: 2px; }
   .hbar-label { text-align: left; }
   .hbar-axis { margin-left: 0; }
@@ -531,7 +526,7 @@ export function* auditHtmlChunks(result: AuditResult): Generator<string> {
   const { summary } = result
   const labels = result.run.proposal?.choices ?? result.run.choices
   const { cards, groupOf } = groupCards(result, labels)
-  const columns = voterColumns(result.voters, labels, groupOf)
+  const columns = voterColumns(result.voters, labels, groupOf, result.run)
   const title = `Voter audit: ${auditTitle(result)}`
   yield `<!doctype html>
 <html lang="en">
@@ -554,6 +549,7 @@ ${scoreChart(summary)}
 ${outcomeSection(result)}
 ${groupsSection(cards, labels)}
 ${votersSection(result, columns)}
+${votersHelpSection(result)}
 ${methodology(result)}
 <footer>Generated by personhood ${escapeXml(result.run.packageVersion)} from ${escapeXml(result.run.votesSource)}. The same audit, voter by voter, is in audit.json (with every verdict's evidence) and audit.csv.</footer>
 </main>

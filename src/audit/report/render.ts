@@ -3,7 +3,8 @@
  * Markdown, one CSV row per voter, and a summary table for the terminal.
  */
 import { stringify as stringifyCsv } from 'csv-stringify/sync'
-import { methodLabel } from './charts.js'
+import { methodLabel, passportGap } from './charts.js'
+import { auditVoterWords, formatChoice, voterHelp } from './voter.js'
 import { renderGatedOutcomeLines, renderGatedOutcomeMarkdown } from './gated.js'
 export { auditHtmlChunks, renderAuditHtml } from './html.js'
 import { escapeMarkdown, sanitizeTerminal } from '../../utils/sanitize.js'
@@ -89,6 +90,7 @@ export function renderAuditMarkdown(result: AuditResult): string {
   // Every text from outside (title, choices, space, file name, options) is escaped: no raw HTML,
   // no link, no new heading or table cell can come from a proposal.
   const title = `Voter audit: ${escapeMarkdown(auditTitle(result))}`
+  const help = voterHelp(result)
   return [
     `# ${title}`,
     '',
@@ -100,7 +102,7 @@ export function renderAuditMarkdown(result: AuditResult): string {
     '',
     '## Passport scores',
     '',
-    `Threshold ${summary.passport.threshold}; ${summary.passport.scored} scored, ${summary.passport.neverScored} never scored, ${summary.passport.notAsked} not asked (verified otherwise).`,
+    `Threshold ${summary.passport.threshold}; ${summary.passport.scored} scored, ${summary.passport.neverScored} never scored, ${summary.passport.notAsked} not asked (verified otherwise).${passportGap(summary)}`,
     '',
     table(
       ['Score', 'Voters'],
@@ -119,6 +121,18 @@ export function renderAuditMarkdown(result: AuditResult): string {
       ? table(['Voters', 'Voting power', 'Addresses'], summary.clusters.map((cluster) => [String(cluster.voters), formatPower(cluster.votingPower), cluster.addresses.join('<br>')]))
       : 'No two voters share a deduplicated stamp.',
     '',
+    '## For voters: check an address, get counted',
+    '',
+    help.check,
+    '',
+    '```',
+    help.command,
+    '```',
+    '',
+    ...help.steps.map((step) => `- ${step.text} <${step.url}>`),
+    '',
+    help.timing,
+    '',
     '## How to reproduce',
     '',
     table(['', ''], runRows(result, escapeMarkdown)),
@@ -132,6 +146,7 @@ export function renderAuditMarkdown(result: AuditResult): string {
 export const auditCsvColumns = [
   'address',
   'choice',
+  'choice_label',
   'voting_power',
   'eligible',
   'method',
@@ -144,13 +159,15 @@ export const auditCsvColumns = [
   'biometrics',
   'clean_hands',
   'linked_addresses',
+  'why',
 ] as const
 
-function csvRow(voter: AuditVoter): string[] {
+function csvRow(voter: AuditVoter, run: AuditResult['run']): string[] {
   const reasonOf = (credential: string) => voter.verdicts.find((verdict) => verdict.credential === credential)?.reason ?? ''
   return [
     voter.address,
     typeof voter.choice === 'number' ? String(voter.choice) : JSON.stringify(voter.choice),
+    formatChoice(voter.choice, run.proposal?.choices ?? run.choices),
     String(voter.votingPower),
     voter.eligible ? 'true' : 'false',
     voter.method ?? '',
@@ -163,18 +180,21 @@ function csvRow(voter: AuditVoter): string[] {
     reasonOf('biometrics'),
     reasonOf('clean-hands'),
     voter.linked.flatMap((signal) => (signal.otherAddress ? [signal.otherAddress] : [])).join(' '),
+    auditVoterWords(voter, run).label,
   ]
 }
 
 /**
- * `audit.csv` in chunks of 1,000 rows (the header first): one row per voter; a credential column
- * holds `valid` or the reason it is not. A cell starting with = + - @ (a formula in a spreadsheet)
+ * `audit.csv` in chunks of 1,000 rows (the header first): one row per voter; `choice` as the hub
+ * records it (a 1-based index, or JSON) and `choice_label` by the proposal's labels; a credential
+ * column holds `valid` or the reason it is not; `why` is the report's label (the method, or every
+ * reason that applies). A cell starting with = + - @ (a formula in a spreadsheet)
  * is escaped, whatever it holds.
  */
 export function* auditCsvChunks(result: AuditResult): Generator<string> {
   yield stringifyCsv([], { header: true, columns: [...auditCsvColumns] })
   for (let start = 0; start < result.voters.length; start += 1000) {
-    yield stringifyCsv(result.voters.slice(start, start + 1000).map(csvRow), { escape_formulas: true })
+    yield stringifyCsv(result.voters.slice(start, start + 1000).map((voter) => csvRow(voter, result.run)), { escape_formulas: true })
   }
 }
 

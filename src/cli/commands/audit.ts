@@ -6,7 +6,7 @@ import { Command } from 'commander'
 import { createColours } from '../../utils/colour.js'
 import type { AuditCommandOptions } from '../audit.js'
 import { exitCodes } from '../exit-codes.js'
-import { helpFooter, sourceVariables, terminalVariables } from '../help.js'
+import { demoServerNote, helpFooter, sourceVariables, terminalVariables } from '../help.js'
 import { duration, list, percent } from './parsers.js'
 
 /** The flags of `audit`. */
@@ -22,9 +22,10 @@ export function auditCommand(): Command {
       'after',
       helpFooter({
         examples: [
-          ['a proposal, its votes read from the Snapshot hub', 'personhood audit --proposal 0x1234... --out report'],
-          ['a vote export, in CI: exit 6 past 50% unverified', 'personhood audit --votes votes.csv --network 10 --snapshot 130000000 --choices For,Against --fail-if-unverified-share 50'],
+          ['a vote export (CSV: address, choice, voting_power) on Optimism at a block, the report in report/', 'personhood audit --votes votes.csv --network 10 --snapshot latest --choices For,Against --out report'],
+          ['the same in CI: exit 6 past 50% unverified', 'personhood audit --votes votes.csv --snapshot latest --choices For,Against --fail-if-unverified-share 50'],
         ],
+        examplesNote: `${demoServerNote} With --proposal <id> instead of --votes, the votes, snapshot, network and choices come from the Snapshot hub.`,
         variables: [...sourceVariables, ...terminalVariables],
         exits: ['ok', 'internal', 'usage', 'input', 'source', 'block', 'policy'],
       }),

@@ -4,7 +4,7 @@
  */
 import { Command } from 'commander'
 import { stringifyJson } from '../../utils/json.js'
-import { helpFooter, terminalVariables } from '../help.js'
+import { evmNotInstalledMeaning, helpFooter, terminalVariables } from '../help.js'
 import { integer } from './parsers.js'
 
 /** The flags of `demo`. */
@@ -21,10 +21,10 @@ export function demoCommand(): Command {
       helpFooter({
         examples: [
           ['the audit of a 300-vote demo proposal, offline', 'personhood demo'],
-          ['a larger one', 'personhood demo --wallets 2000 --voters 1000 --out big-demo'],
+          ['a smaller proposal in a smaller world, the files in small-demo/', 'personhood demo --wallets 200 --voters 100 --out small-demo'],
         ],
         variables: terminalVariables,
-        exits: ['ok', 'internal', 'usage'],
+        exits: ['ok', 'internal', 'usage', 'input', ['source', `${evmNotInstalledMeaning}; or a read from the demo's own server or chain failed`]],
       }),
     )
     .option('--out <dir>', 'where the votes, the config and the report go', 'personhood-demo')
@@ -41,6 +41,8 @@ export function demoCommand(): Command {
         else for (const line of formatDemoReport(report)) console.log(line)
         return
       }
+      // Said before the modules load (a second or more on a busy machine), so the run never starts silent.
+      console.log(`personhood demo: a world of ${flags.wallets ?? 400} wallets, its reference server and local chain, a proposal of ${flags.voters} votes and its audit (report in ${flags.out}/).`)
       const { runAuditDemo } = await import('../audit-demo.js')
       await runAuditDemo({ out: flags.out, voters: flags.voters, ...(flags.wallets ? { wallets: flags.wallets } : {}), ...(flags.worldNow ? { worldNow: flags.worldNow } : {}) })
     })

@@ -3,7 +3,7 @@
  * `InvalidArgumentError`, which commander reports as a usage error (exit 2) naming the option.
  */
 import { InvalidArgumentError } from 'commander'
-import { tryParseInteger } from '../../utils/parse.js'
+import { tryParseInteger } from '../../utils/integer.js'
 
 const durationUnits: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }
 

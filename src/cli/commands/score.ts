@@ -1,10 +1,10 @@
 /**
  * `personhood score`: a strategy of this package run as score-api runs it, on a list of addresses.
  */
-import { Command } from 'commander'
+import { Command, Option } from 'commander'
 import type { ScoreCommandOptions } from '../score.js'
-import { defaultNetwork } from '../../utils/parse.js'
-import { helpFooter, sourceVariables } from '../help.js'
+import { defaultNetwork } from '../../utils/network.js'
+import { demoServerNote, helpFooter, scoreApiVariables, sourceVariables } from '../help.js'
 import { duration } from './parsers.js'
 
 /** The flags of `score`. */
@@ -18,15 +18,16 @@ export function scoreCommand(): Command {
       'after',
       helpFooter({
         examples: [
-          ['three addresses on Optimism (the default network) at the latest block', 'personhood score --strategy human-verification --snapshot latest --addresses 0xabc...,0xdef...,0x123...'],
-          ['a file of addresses, as JSON', 'personhood score --strategy passport-v2 --network 1 --snapshot 21000000 --addresses voters.txt --options \'{"scorerId":"1234"}\' --json'],
+          ['two addresses on Optimism (the default network) at the latest block', 'personhood score --strategy human-verification --snapshot latest --addresses $DEMO_ADDRESS,$DEMO_VERIFIED_ADDRESS'],
+          ['a file of addresses (one a line), the options a space sets (a scorer id is a number), as JSON', 'personhood score --strategy passport-v2 --snapshot latest --addresses voters.txt --options \'{"scorerId":1}\' --json'],
         ],
-        variables: sourceVariables,
+        examplesNote: demoServerNote,
+        variables: [...sourceVariables, ...scoreApiVariables],
         exits: ['ok', 'internal', 'usage', 'input', 'source', 'block'],
       }),
     )
-    .requiredOption('--strategy <name>', '(required) human-id, passport-v2 or human-verification')
-    .option('--network <id>', "the space's network, a chain id (default: 10, Optimism, where Human ID lives)", defaultNetwork)
+    .requiredOption('--strategy <name>', '(required) human-id, passport-v2, human-verification or human-gated')
+    .addOption(new Option('--network <id>', "the space's network, a chain id").default(defaultNetwork, `${defaultNetwork}, Optimism, where Human ID lives`))
     .requiredOption('--snapshot <block>', '(required) a block number of that network, or latest')
     .requiredOption('--addresses <file|list>', '(required) a comma-separated list, or a file with one address per line (or a CSV, first column)')
     .option('--options <json|file>', 'the strategy options, as a space configures them (JSON text or a JSON file)')
@@ -36,6 +37,7 @@ export function scoreCommand(): Command {
     .option('--registry-url <url>', 'Passport v1 registry host')
     .option('--human-id-url <url>', 'Human ID API')
     .option('--index-url <url>', 'attestation index')
+    .option('--score-api <url>', "score-api, for human-gated's inner strategies that are not this package's (default: PERSONHOOD_SCORE_API_URL)")
     .option('--max-wait <duration>', 'longest wait for rate budget (90s, 15m, 1h); past it the command fails (exit 4) instead of waiting', duration)
     .option('--json', 'print JSON')
     .option('--csv', 'print CSV')

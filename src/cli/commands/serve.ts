@@ -4,7 +4,7 @@
  */
 import { Command } from 'commander'
 import type { ServeOptions } from '../../server/start.js'
-import { helpFooter } from '../help.js'
+import { evmNotInstalledMeaning, helpFooter } from '../help.js'
 import { integer, oneOf } from './parsers.js'
 
 /** The flags of `serve`, as commander reads them. */
@@ -45,9 +45,12 @@ export function serveCommand(): Command {
     .addHelpText(
       'after',
       helpFooter({
-        examples: [['the demo world on port 8787', 'personhood serve'], ['with a local chain, state kept in a file', 'personhood serve --chain --data state.json']],
+        examples: [
+          ['the demo world on any free port (without --port: 8787); it prints its URL', 'personhood serve --port 0'],
+          ['with a local chain (without --chain-port: 8545), state kept in a file', 'personhood serve --port 0 --chain --chain-port 0 --data state.json'],
+        ],
         variables: [],
-        exits: ['ok', 'internal', 'usage', 'input'],
+        exits: ['ok', 'internal', 'usage', 'input', ['source', `with --chain: ${evmNotInstalledMeaning}`]],
       }),
     )
     .option('--port <port>', 'port to listen on (0: any free port)', integer('--port', 0, 65_535), 8787)

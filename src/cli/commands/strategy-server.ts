@@ -3,7 +3,8 @@
  * api-v2 strategy, until SIGINT or SIGTERM (the calls in flight finish, the store is closed).
  */
 import { Command } from 'commander'
-import { helpFooter, sourceVariables } from '../help.js'
+import { strategyServerVariables } from '../../strategy-server/environment.js'
+import { helpFooter } from '../help.js'
 import { integer } from './parsers.js'
 
 /** The flags of `strategy-server`. */
@@ -19,11 +20,11 @@ export function strategyServerCommand(): Command {
       'after',
       helpFooter({
         examples: [['serve the strategies with a config file', 'personhood strategy-server --config strategy-server.json --port 8788']],
-        variables: [...sourceVariables, ['SNAPSHOT_API_STRATEGY_SALT', "score-api's salt (api-get secrets)"]],
+        variables: strategyServerVariables.map(([name, meaning]) => [name, meaning]),
         exits: ['ok', 'internal', 'usage', 'input'],
       }),
     )
-    .option('--config <file>', 'JSON configuration: rpc per network, passport, humanId, salt, store... (the environment wins over it, flags over both)')
+    .option('--config <file>', 'JSON configuration: rpc per network, passport, humanId, scoreApi, salt, store... (the environment wins over it, flags over both)')
     .option('--port <port>', 'port to listen on (0: any free port; default 8788)', integer('--port', 0, 65_535))
     .option('--host <host>', 'host to bind (default 127.0.0.1; 0.0.0.0 in a container)')
     .option('--store <file>', 'the answer store file, or none for memory only (default personhood-answers.log)')
@@ -37,7 +38,6 @@ export function strategyServerCommand(): Command {
         overrides: { port: flags.port, host: flags.host, store: flags.store, publicUrl: flags.publicUrl },
       })
       const running = await startStrategyServer({ config, ...(flags.quiet ? {} : { log: (line: string) => console.log(line) }) })
-      for (const line of running.describe()) console.log(line)
       const stop = (signal: string) => {
         console.log(`${signal}: finishing the calls in flight, then closing the store...`)
         running.close().then(
@@ -50,5 +50,7 @@ export function strategyServerCommand(): Command {
       }
       process.once('SIGINT', () => stop('SIGINT'))
       process.once('SIGTERM', () => stop('SIGTERM'))
+      // Ready is said once a signal would close it cleanly: a supervisor may stop it at once.
+      for (const line of running.describe()) console.log(line)
     })
 }

@@ -1,13 +1,13 @@
 /**
  * `personhood verify`: every source on one address at a snapshot, each verdict with its reason.
  */
-import { Command } from 'commander'
+import { Command, Option } from 'commander'
 import { createColours } from '../../utils/colour.js'
 import { stringifyJson } from '../../utils/json.js'
-import { defaultNetwork } from '../../utils/parse.js'
+import { defaultNetwork } from '../../utils/network.js'
 import { sanitizeTerminal } from '../../utils/sanitize.js'
 import { exitCodes } from '../exit-codes.js'
-import { helpFooter, sourceVariables, terminalVariables } from '../help.js'
+import { demoServerNote, helpFooter, sourceVariables, terminalVariables } from '../help.js'
 import type { VerifyCommandOptions } from '../verify.js'
 import { duration } from './parsers.js'
 
@@ -22,16 +22,17 @@ export function verifyCommand(): Command {
       'after',
       helpFooter({
         examples: [
-          ['one wallet now, on Optimism (the default network)', 'personhood verify 0xabc...'],
-          ['at a past block of Ethereum', 'personhood verify 0xabc... --network 1 --snapshot 21000000 --rpc https://eth.example/...'],
+          ['one wallet now, on Optimism (the default network)', 'personhood verify $DEMO_VERIFIED_ADDRESS'],
+          ['at a block (a number, or latest) through a JSON-RPC endpoint of your choice, as JSON', 'personhood verify $DEMO_ADDRESS --snapshot latest --rpc $PERSONHOOD_RPC_URL --json'],
         ],
+        examplesNote: demoServerNote,
         variables: [...sourceVariables, ...terminalVariables],
         exits: ['ok', 'internal', 'usage', 'input', 'source', 'block'],
       }),
     )
     .argument('<address>', 'the wallet')
     .option('--snapshot <block>', 'a block of the network, or latest', 'latest')
-    .option('--network <id>', "the space's network, a chain id (default: 10, Optimism, where Human ID lives)", defaultNetwork)
+    .addOption(new Option('--network <id>', "the space's network, a chain id").default(defaultNetwork, `${defaultNetwork}, Optimism, where Human ID lives`))
     .option('--action-id <id>', 'Human ID action id (default 123456789)')
     .option('--rpc <url>', 'JSON-RPC of the network (default: PERSONHOOD_RPC_URL)')
     .option('--hub-chain-rpc <url>', 'JSON-RPC of the Human ID hub chain (Optimism), when the network is another')
