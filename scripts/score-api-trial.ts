@@ -2,7 +2,7 @@
  * Runs score-api's own checks on this package's folders in a real snapshot-labs/score-api checkout,
  * offline: the folders are copied in (with the demo-world examples of test/strategies/fixtures/ in
  * place of the real-network examples.json), and score-api's `yarn typecheck`, eslint on the new
- * folders, `yarn test:strategy <name> 500` and `yarn test:validation <name>` run unchanged, under
+ * folders and `yarn test:strategy <name> 500` run unchanged, under
  * Node 22, against the demo world's local chain and reference server.
  *
  * score-api reaches the networks through snapshot.js: `getProvider(network)` calls
@@ -24,11 +24,7 @@ import { join, resolve } from 'node:path'
 import type { Eip1193ProviderLike } from '../src/index.js'
 import { startUpstreams } from '../test/score-api-host/upstreams.js'
 import { startGatedWorld } from '../test/strategy/gated-world.js'
-import { humanVerificationServing } from '../test/strategies/human-id-serving.js'
 import { servings } from '../test/strategies/servings.js'
-
-/** How each validation's examples are served (the strategies' are in test/strategies/servings.ts). */
-const validationServings: Record<string, (typeof servings)[string]> = { 'human-verification': humanVerificationServing }
 
 const root = resolve(import.meta.dirname, '..')
 const [checkoutArgument, ...only] = process.argv.slice(2)
@@ -87,33 +83,30 @@ const work = mkdtempSync(join(tmpdir(), 'score-api-trial-'))
 const copied: string[] = []
 try {
   const strategyNames = readdirSync(join(root, 'strategies'), { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name)
-  const validationNames = readdirSync(join(root, 'validations'), { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name)
   const wanted = (name: string) => only.length === 0 || only.includes(name)
-  for (const [kind, names] of [['strategies', strategyNames], ['validations', validationNames]] as const) {
-    for (const name of names) {
-      const target = join(checkout, 'src', 'strategies', kind, name)
-      cpSync(join(root, kind, name), target, { recursive: true })
-      const fixture = join(root, 'test', 'strategies', 'fixtures', ...(kind === 'validations' ? ['validations'] : []), name, 'examples.json')
-      if (existsSync(fixture)) cpSync(fixture, join(target, 'examples.json'))
-      else if (wanted(name)) throw new Error(`${kind}/${name} has no demo-world examples at ${fixture}`)
-      copied.push(target)
-    }
+  for (const name of strategyNames) {
+    const target = join(checkout, 'src', 'strategies', 'strategies', name)
+    cpSync(join(root, 'strategies', name), target, { recursive: true })
+    const fixture = join(root, 'test', 'strategies', 'fixtures', name, 'examples.json')
+    if (existsSync(fixture)) cpSync(fixture, join(target, 'examples.json'))
+    else if (wanted(name)) throw new Error(`strategies/${name} has no demo-world examples at ${fixture}`)
+    copied.push(target)
   }
   const base = { ...process.env, CI: 'true' }
   // TRIAL_TESTS_ONLY=1 skips the typecheck and lint (a minute and a half) when only the tests changed.
   if (!process.env.TRIAL_TESTS_ONLY) results.push(await run('yarn typecheck (the whole of score-api, our folders in)', 'yarn -s typecheck', base))
   if (!process.env.TRIAL_TESTS_ONLY) results.push(await run('eslint on the copied folders', `npx eslint ${copied.map((path) => JSON.stringify(path)).join(' ')}`, base))
-  for (const [kind, names] of [['strategies', strategyNames], ['validations', validationNames]] as const) {
-    for (const name of names.filter(wanted)) {
-      const serving = kind === 'strategies' ? servings[name] : validationServings[name]
-      if (!serving) throw new Error(`No serving for ${kind}/${name} in test/strategies/servings.ts`)
+  {
+    for (const name of strategyNames.filter(wanted)) {
+      const serving = servings[name]
+      if (!serving) throw new Error(`No serving for strategies/${name} in test/strategies/servings.ts`)
       const server = await serving.start()
       const upstreams = await startUpstreams({ '10': server.provider('10') as Eip1193ProviderLike, '1': server.provider('1') as Eip1193ProviderLike })
       const preloadFile = join(work, `${name}-preload.cjs`)
       writeFileSync(preloadFile, preload(upstreams))
       const env = { ...base, ...server.env, NODE_OPTIONS: `--require ${preloadFile}` }
       try {
-        const command = kind === 'strategies' ? `yarn -s test:strategy ${name} 500` : `yarn -s test:validation ${name}`
+        const command = `yarn -s test:strategy ${name} 500`
         const recorded = await upstreams.record(() => run(command, command, env))
         results.push(recorded.result)
         console.log(`upstream requests during the run: ${recorded.requests.total} (${JSON.stringify(recorded.requests.rpc)}, subgraph ${JSON.stringify(recorded.requests.subgraph)})`)

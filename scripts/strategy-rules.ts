@@ -21,7 +21,7 @@ import { pathToFileURL } from 'node:url'
 export const rulesFolder = 'src/rules'
 
 /** The parents of the score-api folders. */
-const parents = ['strategies', 'validations']
+const parents = ['strategies']
 
 /** A sibling import in a rule module: `import ... from './<topic>.js';` (possibly over several lines). */
 const siblingImport = /(\bfrom\s+')\.\/([a-z0-9-]+)\.js(';)/g
@@ -75,7 +75,7 @@ function isCopy(path: string): boolean {
 /** A score-api folder and the topics it needs: those its own code imports, and what they import. */
 export type RulesFolder = { folder: string; topics: string[] }
 
-/** Every folder under strategies/ and validations/ (relative to `root`), with the topics it needs. */
+/** Every folder under strategies/ (relative to `root`), with the topics it needs. */
 export function rulesFolders(root: string): RulesFolder[] {
   const topics = ruleTopics(root)
   const sources = new Map(topics.map((topic) => [topic, readFileSync(join(root, ruleSource(topic)), 'utf8')]))

@@ -12,7 +12,7 @@ import { existsSync, readdirSync, writeFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import * as prettier from 'prettier'
-import { findStrategyDefinition, getStrategyJsonSchema, validationJsonSchema, type StrategyDefinition } from '../src/index.js'
+import { findStrategyDefinition, getStrategyJsonSchema, type StrategyDefinition } from '../src/index.js'
 
 const root = join(import.meta.dirname, '..')
 const subfolders = (parent: string) =>
@@ -43,19 +43,4 @@ for (const folder of subfolders(join(root, 'test', 'strategies', 'fixtures')).fi
   }
   writeFileSync(join(folder, 'schema.json'), `${JSON.stringify(getStrategyJsonSchema(module.definition), null, 2)}\n`)
   console.log(`${folder}/schema.json written`)
-}
-
-// Validations (validations/<name>/) take the options of the strategy of the same name: the same
-// schema, under score-api's `#/definitions/Validation`.
-const validationsRoot = join(root, 'validations')
-if (existsSync(validationsRoot)) {
-  for (const entry of readdirSync(validationsRoot, { withFileTypes: true }).filter((dirent) => dirent.isDirectory())) {
-    const definition = findStrategyDefinition(entry.name)
-    if (!definition) {
-      console.warn(`validations/${entry.name}: no strategy of that name; schema.json left as it is`)
-      continue
-    }
-    writeFileSync(join(validationsRoot, entry.name, 'schema.json'), `${JSON.stringify(validationJsonSchema(definition), null, 2)}\n`)
-    console.log(`validations/${entry.name}/schema.json written`)
-  }
 }

@@ -17,9 +17,7 @@ export class ConflictingRowsError extends Error {
   /** The address, as the first of the two rows named it. */
   readonly address: string;
   constructor(source: string, address: string, details: string) {
-    super(
-      `${source} answered two different rows for ${address}: ${details}`
-    );
+    super(`${source} answered two different rows for ${address}: ${details}`);
     this.name = 'ConflictingRowsError';
     this.source = source;
     this.address = address;

@@ -10,6 +10,7 @@ import { InvalidParameterError } from '../errors/index.js'
 import { isMalformedAttestationRow, type MalformedAttestationRow } from '../schemas/attestation.js'
 import { runBounded } from '../chain/multicall.js'
 import type { CleanHandsRow } from './clean-hands.js'
+import { indexRowsByVoter } from '../rules/clean-hands-index.js'
 
 /**
  * A row of the index's listing as the verifier reads it: an index row that names its
@@ -123,20 +124,16 @@ export async function findCleanHandsRows(parameters: FindCleanHandsRowsParameter
     if (pages === undefined || pages - 1 > addresses.length) return perAddress({ total, size })
   }
   const listing = await collectAttestationListing<ListedCleanHandsRow | MalformedAttestationRow>({ fetchPage, first, url, concurrency })
-  const wanted = new Map(addresses.map((address, position) => [address, position]))
-  const rows: (CleanHandsRow | MalformedAttestationRow)[][] = addresses.map(() => [])
-  for (const row of listing.rows) {
-    // A malformed row goes to the addresses it names, if any, and is judged malformed there (as on
-    // E8); one that names none cannot be any voter's.
-    const malformed = isMalformedAttestationRow(row)
-    const raw: unknown = malformed ? row.row : row
-    const recipients = typeof raw === 'object' && raw !== null ? (raw as { recipients?: unknown }).recipients : undefined
-    if (!Array.isArray(recipients)) continue
-    const named = new Set(recipients.map((recipient) => (typeof recipient === 'string' ? recipient.toLowerCase() : '')))
-    for (const recipient of named) {
-      const position = wanted.get(recipient as Address)
-      if (position !== undefined) rows[position]?.push(malformed ? row : { ...(row as ListedCleanHandsRow), isReceiver: true })
-    }
-  }
+  // Each row goes to the addresses its recipients name (the rule's indexRowsByVoter, as the folder
+  // does). A malformed row goes to the addresses it names, if any, and is judged malformed there
+  // (as on E8); one that names none cannot be any voter's.
+  const named = listing.rows.map((row) => {
+    const raw: unknown = isMalformedAttestationRow(row) ? row.row : row
+    return { recipients: typeof raw === 'object' && raw !== null ? (raw as { recipients?: unknown }).recipients : undefined, row }
+  })
+  const byVoter = indexRowsByVoter(named, addresses)
+  const rows = addresses.map((address) =>
+    (byVoter[address.toLowerCase()] ?? []).map(({ row }): CleanHandsRow | MalformedAttestationRow => (isMalformedAttestationRow(row) ? row : { ...row, isReceiver: true })),
+  )
   return { rows, summary: { path: 'listing', pages: listing.pages, total: listing.total } }
 }

@@ -13,8 +13,8 @@ import { toPublicClient, type ChainClient } from '../chain/provider.js'
 import { chainReadError, collectErrorMessages, toChainReadError, type ChainErrorContext } from '../chain/rpc.js'
 import type { MalformedAttestationRow } from '../schemas/attestation.js'
 import { createCleanHandsRowCheck, type CleanHandsRow } from './clean-hands.js'
-import { onchainRank, rowRank } from './credentials/judge.js'
-import { checkChain, checkNetwork, parseAttestationId } from './credentials/parse.js'
+import { checkChain, checkNetwork } from './credentials/parse.js'
+import { attestationsToConfirm, indexRowCandidate, judgeCleanHandsChecks, type CleanHandsCheck } from '../rules/clean-hands-index.js'
 import type { CredentialReason } from './credentials/types.js'
 import {
   halveReaderChunk,
@@ -217,12 +217,7 @@ function rowCheck(network: NetworkConstants, now: bigint): RowCheck {
  * pass the index rule at time 0 (every row that passes it at the block's time does).
  */
 function confirmable(network: NetworkConstants, rows: readonly (CleanHandsRow | MalformedAttestationRow)[]): bigint[] {
-  const check = rowCheck(network, 0n)
-  return rows.flatMap((row) => {
-    if (check(row) !== 'valid') return []
-    const id = parseAttestationId((row as CleanHandsRow).attestationId)
-    return id === undefined ? [] : [id]
-  })
+  return attestationsToConfirm(rows, rowCheck(network, 0n))
 }
 
 type Judge = {
@@ -296,48 +291,39 @@ function judgeSbtCredential(judge: Judge, read: ReaderVoter, credential: Exclude
   return verdictOf(judge, address, credential, sbtRules.judgeHumanIdCredential({ primary, passport, legacy }), reads)
 }
 
-/** Clean hands: the row that got furthest through the checks (the index rule, then the attestation on chain) gives the reason. */
+/** Clean hands: each row by the index rule, then on chain; the rule (src/rules/clean-hands-index.ts) picks the reason. */
 function judgeCleanHands(judge: Judge, read: ReaderVoter, rows: readonly (CleanHandsRow | MalformedAttestationRow)[], lookup: 'address' | 'listing'): HumanIdVerdict {
   const address = read.voter as Address
   const { cleanHands, contracts } = judge.network
   const reads: ReaderEvidence[] = [{ kind: 'attestation-index', address, rowCount: rows.length, lookup }]
-  let best: { rank: number; reason: CredentialReason } = { rank: -1, reason: 'none' }
-  let expiresAt: bigint | undefined
-  for (const row of rows) {
-    let rowReason = judge.checkRow(row)
-    const rawId = rowReason === 'malformed' ? undefined : (row as CleanHandsRow).attestationId
-    const attestationId = rowReason === 'valid' ? parseAttestationId(rawId) : undefined
-    // A row that passes the rule but names no usable attestation id cannot be confirmed: malformed.
-    if (rowReason === 'valid' && attestationId === undefined) rowReason = 'malformed'
+  const checks = rows.map((row): CleanHandsCheck => {
+    const checked = judge.checkRow(row)
+    const rawId = checked === 'malformed' ? undefined : (row as CleanHandsRow).attestationId
+    const { reason: rowReason, attestationId } = indexRowCandidate(checked, rawId)
     const entry: ReaderAttestationEvidence = { kind: 'reader-attestation', attestationId: rawId, row, rowReason }
     reads.push(entry)
-    let rank = rowRank[rowReason]
-    let reason: CredentialReason = rowReason
-    if (rowReason === 'valid' && attestationId !== undefined) {
-      const found = read.attestations.get(attestationId)
-      if (!found) throw chainReadError(errorContext(judge, address), `The reader skipped attestation ${attestationId}.`)
-      const input = readerAttestationReads(found, judge.block.timestamp, address, { schemaId: cleanHands.schemaId, attester: cleanHands.attester })
-      if (!input) throw chainReadError(errorContext(judge, address), `Attestation ${attestationId}: recipients[0] is not an ABI string.`)
-      const onchain = cleanHandsRules.checkOnchainCleanHandsAttestation({ ...input, schemaId: cleanHands.schemaId, attester: cleanHands.attester })
-      const { flags } = found
-      entry.onchain = {
-        contract: contracts.signProtocol ?? zeroAddress,
-        call: 'getAttestation',
-        attestationId,
-        exists: (flags & 1) !== 0,
-        schemaId: (flags & 2) !== 0,
-        attester: (flags & 4) !== 0,
-        revoked: (flags & 8) !== 0,
-        ...(found.validUntil === undefined ? {} : { validUntil: found.validUntil }),
-        recipient: (flags & 32) !== 0,
-        reason: onchain,
-      }
-      rank = onchainRank[onchain]
-      reason = onchain
-      if (onchain === 'valid' && (expiresAt === undefined || input.attestation.validUntil > expiresAt)) expiresAt = input.attestation.validUntil
+    if (attestationId === undefined) return { row: rowReason }
+    const found = read.attestations.get(attestationId)
+    if (!found) throw chainReadError(errorContext(judge, address), `The reader skipped attestation ${attestationId}.`)
+    const input = readerAttestationReads(found, judge.block.timestamp, address, { schemaId: cleanHands.schemaId, attester: cleanHands.attester })
+    if (!input) throw chainReadError(errorContext(judge, address), `Attestation ${attestationId}: recipients[0] is not an ABI string.`)
+    const onchain = cleanHandsRules.checkOnchainCleanHandsAttestation({ ...input, schemaId: cleanHands.schemaId, attester: cleanHands.attester })
+    const { flags } = found
+    entry.onchain = {
+      contract: contracts.signProtocol ?? zeroAddress,
+      call: 'getAttestation',
+      attestationId,
+      exists: (flags & 1) !== 0,
+      schemaId: (flags & 2) !== 0,
+      attester: (flags & 4) !== 0,
+      revoked: (flags & 8) !== 0,
+      ...(found.validUntil === undefined ? {} : { validUntil: found.validUntil }),
+      recipient: (flags & 32) !== 0,
+      reason: onchain,
     }
-    if (rank > best.rank) best = { rank, reason }
-  }
-  return verdictOf(judge, address, 'clean-hands', { valid: best.reason === 'valid', reason: best.reason, expiresAt }, reads)
+    return { row: rowReason, onchain, validUntil: input.attestation.validUntil }
+  })
+  const { valid, reason, expiresAt } = judgeCleanHandsChecks(checks)
+  return verdictOf(judge, address, 'clean-hands', { valid, reason, expiresAt }, reads)
 }
 

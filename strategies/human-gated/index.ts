@@ -4,6 +4,7 @@ import { getProvider, getSnapshots } from '../../utils';
 import { snapshotTime } from '../human-id';
 import { verifyHumansOrPassport } from '../human-verification';
 import { applyHumanGate } from './gate';
+import { readInnerScores } from './inner-scores';
 
 export const author = 'personhood-dao';
 export const version = '1.0.0';
@@ -110,21 +111,17 @@ async function innerPower(
   );
   const power: Record<string, number> = {};
   for (const address of addresses) power[getAddress(address)] = 0;
-  results.forEach((scores, index) => {
-    const byVoter = {};
-    for (const [address, score] of Object.entries(scores ?? {})) {
-      byVoter[address.toLowerCase()] = score;
+  const voters = Object.keys(power);
+  results.forEach((answer, index) => {
+    const source = `${name}: inner strategy ${inner[index].name}`;
+    const read = readInnerScores(answer, voters, source);
+    if (!read) throw new Error(`${source} answered no scores by address`);
+    if (read.notNumbers.length > 0) {
+      throw new Error(
+        `${source} gave ${read.notNumbers[0]} a score that is not a number`
+      );
     }
-    for (const voter of Object.keys(power)) {
-      const score = byVoter[voter.toLowerCase()];
-      if (score === undefined) continue;
-      if (typeof score !== 'number' || !Number.isFinite(score)) {
-        throw new Error(
-          `${name}: inner strategy ${inner[index].name} gave ${voter} a score that is not a number`
-        );
-      }
-      power[voter] += score;
-    }
+    for (const voter of voters) power[voter] += read.scores.get(voter) ?? 0;
   });
   return power;
 }

@@ -8,6 +8,7 @@
  */
 import { join } from 'node:path'
 import type { Address } from 'viem'
+import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { Eip1193ProviderLike } from '../../src/index.js'
 import { runStrategy } from '../../src/strategy/define.js'
@@ -149,4 +150,38 @@ describe('strategies/human-gated in the score-api host', () => {
     const hosted = await folder({ mode: 'quadratic', scorerId: 1 }, lower)
     expect(Object.keys(hosted).sort()).toEqual(world.voters.slice(0, 10).sort())
   }, 60_000)
+
+  test("an inner answer duplicated under other casings and reordered gives the same scores; two scores for one voter are an error (rows.ts's rule)", async () => {
+    const voters = world.voters.filter((voter) => world.power(voter) > 0).slice(0, 4).concat(world.voters.slice(0, 2))
+    const options = { mode: 'gate', passportScore: 0, credentials: ['gov-id'], strategies: [{ name: 'erc20-balance-of', params: world.inner()[0]!.params }] }
+    const gated = api.strategies['human-gated']!
+    const inner = api.strategies['erc20-balance-of']!
+    const run = () => gated.strategy('space.eth', '1', api.utils.getProvider('1'), voters, options, Number(world.snapshot))
+    const baseline = await run()
+    const answer = await inner.strategy('space.eth', '1', api.utils.getProvider('1'), voters, options.strategies[0]!.params, Number(world.snapshot))
+    expect(Object.values(baseline).some((score) => score > 0)).toBe(true)
+    const original = inner.strategy
+    const recase = (address: string, how: number) => (how === 0 ? address.toLowerCase() : how === 1 ? `0x${address.slice(2).toUpperCase()}` : address)
+    try {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.shuffledSubarray(Object.keys(answer), { minLength: 0 }),
+          fc.array(fc.integer({ min: 0, max: 2 }), { minLength: 8, maxLength: 8 }),
+          fc.boolean(),
+          async (doubled, casings, conflict) => {
+            const entries = Object.entries(answer).reverse()
+            doubled.forEach((address, index) => entries.push([recase(address, casings[index % 8]!), answer[address]!]))
+            const varied = doubled.find((address) => recase(address, casings[doubled.indexOf(address) % 8]!) !== address)
+            if (conflict && varied) entries.push([`0x${varied.slice(2).toUpperCase()}` === varied ? varied.toLowerCase() : `0x${varied.slice(2).toUpperCase()}`, answer[varied]! + 1])
+            ;(inner as { strategy: unknown }).strategy = async () => Object.fromEntries(entries)
+            if (conflict && varied) await expect(run()).rejects.toThrow(/human-gated: inner strategy erc20-balance-of answered two different rows for 0x/i)
+            else expect(await run()).toEqual(baseline)
+          },
+        ),
+        { numRuns: 12 },
+      )
+    } finally {
+      ;(inner as { strategy: unknown }).strategy = original
+    }
+  }, 180_000)
 })

@@ -24,7 +24,6 @@ const folders = [
   ['strategies/human-id', 'src/strategies/strategies/human-id'],
   ['strategies/passport-v2', 'src/strategies/strategies/passport-v2'],
   ['strategies/human-verification', 'src/strategies/strategies/human-verification'],
-  ['validations/human-verification', 'src/strategies/validations/human-verification'],
 ] as const
 
 /** The dependencies of score-api's package.json (commit 6ffd1ba) that a folder may import. */

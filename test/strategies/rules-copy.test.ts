@@ -33,10 +33,10 @@ describe('the copies of the ground floor (src/rules/)', () => {
   })
 
   it('each folder carries only the topics its code imports, and what those import', () => {
-    expect(topicsOf('strategies/human-id')).toEqual(['clean-hands', 'errors', 'fallback', 'hub', 'reader', 'sbt'])
+    expect(topicsOf('strategies/human-id')).toEqual(['clean-hands', 'clean-hands-index', 'errors', 'fallback', 'hub', 'reader', 'rows', 'sbt'])
     expect(topicsOf('strategies/passport-v2')).toEqual(['decimals', 'passport', 'passport-onchain'])
     expect(topicsOf('strategies/human-verification')).toEqual(['decimals', 'errors', 'fallback', 'passport', 'passport-onchain'])
-    expect(topicsOf('strategies/human-gated')).toEqual(['errors', 'gate'])
+    expect(topicsOf('strategies/human-gated')).toEqual(['errors', 'gate', 'inner-scores', 'rows'])
   })
 
   it('a copy is the header, then the source byte for byte, but for the .js of its sibling imports', () => {

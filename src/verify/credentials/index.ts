@@ -19,7 +19,8 @@ import type { MalformedAttestationRow } from '../../schemas/attestation.js'
 import type { AttestationEvidence, CredentialResult, PairState, SbtCredential, VerifyCredentialsParameters, VerifyCredentialsReturnType } from './types.js'
 import { CallPlan } from './plan.js'
 import { judgeCleanHands, judgePair, slot, judge } from './judge.js'
-import { checkChain, checkNetwork, parseAttestationId, parseCredentials } from './parse.js'
+import { checkChain, checkNetwork, parseCredentials } from './parse.js'
+import { indexRowCandidate } from '../../rules/clean-hands-index.js'
 
 export type {
   AttestationEvidence,
@@ -223,11 +224,10 @@ export async function verifyCredentials<const credential extends HumanCredential
       const evidence: AttestationEvidence[] = []
       const confirming = new Map<bigint, AttestationEvidence[]>()
       for (const row of addressRows) {
-        let rowReason = checkRow(row)
-        const rawId = rowReason === 'malformed' ? undefined : (row as CleanHandsRow).attestationId
+        const checked = checkRow(row)
+        const rawId = checked === 'malformed' ? undefined : (row as CleanHandsRow).attestationId
         // A row that passes the rule but names no usable attestation id cannot be confirmed: malformed.
-        const attestationId = rowReason === 'valid' ? parseAttestationId(rawId) : undefined
-        if (rowReason === 'valid' && attestationId === undefined) rowReason = 'malformed'
+        const { reason: rowReason, attestationId } = indexRowCandidate(checked, rawId)
         const entry: AttestationEvidence = { kind: 'attestation', attestationId: rawId, row, rowReason }
         evidence.push(entry)
         if (rowReason !== 'valid' || attestationId === undefined) continue

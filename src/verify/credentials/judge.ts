@@ -6,10 +6,11 @@ import type { Address } from 'viem'
 import type { NetworkConstants } from '../../chain/constants.js'
 import { sbtId, type GetSbtResult } from '../../chain/hub.js'
 import type { ChainReadError } from '../../errors/index.js'
-import { cleanHandsRowRank, type CleanHandsRow, type OnchainCleanHandsReason } from '../clean-hands.js'
+import type { CleanHandsRow } from '../clean-hands.js'
+import { judgeCleanHandsChecks } from '../../rules/clean-hands-index.js'
 import type { MalformedAttestationRow } from '../../schemas/attestation.js'
 import { classifySbt, judgeHumanIdCredential, type JudgeHumanIdCredentialParameters, type SbtClassification, type SbtReason } from '../sbt.js'
-import type { AttestationEvidence, AttestationIndexEvidence, CredentialEvidence, CredentialReason, CredentialResult, PairState, SbtCredential, SbtEvidence, SbtSlot } from './types.js'
+import type { AttestationEvidence, AttestationIndexEvidence, CredentialEvidence, CredentialResult, PairState, SbtCredential, SbtEvidence, SbtSlot } from './types.js'
 
 export function slot(network: NetworkConstants, circuit: SbtCredential | 'zk-passport'): SbtSlot {
   return { circuit, circuitId: network.circuitIds[circuit], issuer: network.issuers[circuit] }
@@ -65,19 +66,10 @@ export function judgePair(
   return { ...judgeHumanIdCredential(reads), evidence }
 }
 
-// How far a row got: later checks rank higher (the index rule's own ranking); on-chain checks rank
-// above the index row's.
-export const rowRank = cleanHandsRowRank
-export const onchainRank: Record<OnchainCleanHandsReason, number> = {
-  none: 7,
-  'wrong-schema': 8,
-  'wrong-attester': 9,
-  revoked: 10,
-  expired: 11,
-  'wrong-recipient': 12,
-  valid: 13,
-}
-
+/**
+ * Clean hands from the rows' checks: the one that got furthest (the index rule, then the
+ * attestation on chain) gives the reason; the rule is src/rules/clean-hands-index.ts's.
+ */
 export function judgeCleanHands(
   address: Address,
   rows: readonly (CleanHandsRow | MalformedAttestationRow)[],
@@ -85,18 +77,13 @@ export function judgeCleanHands(
   lookup: AttestationIndexEvidence['lookup'],
 ): CredentialResult {
   const evidence: CredentialEvidence[] = [{ kind: 'attestation-index', address, rowCount: rows.length, lookup }, ...attestations]
-  let best: { rank: number; reason: CredentialReason } = { rank: -1, reason: 'none' }
-  let expiresAt: bigint | undefined
-  for (const entry of attestations) {
-    if (entry.rowReason === 'valid' && !entry.onchain) throw new Error('internal: attestation was not confirmed on-chain')
-    const rank = entry.onchain ? onchainRank[entry.onchain.reason] : rowRank[entry.rowReason]
-    const reason = entry.onchain ? entry.onchain.reason : entry.rowReason
-    if (reason === 'valid' && entry.onchain) {
-      const validUntil = entry.onchain.attestation.validUntil
-      if (expiresAt === undefined || validUntil > expiresAt) expiresAt = validUntil
-    }
-    if (rank > best.rank) best = { rank, reason }
-  }
-  if (best.reason === 'valid') return { valid: true, reason: 'valid', expiresAt, evidence }
-  return { valid: false, reason: best.reason, evidence }
+  const judged = judgeCleanHandsChecks(
+    attestations.map((entry) => ({
+      row: entry.rowReason,
+      onchain: entry.onchain?.reason,
+      validUntil: entry.onchain?.attestation.validUntil,
+    })),
+  )
+  if (judged.valid) return { valid: true, reason: 'valid', expiresAt: judged.expiresAt, evidence }
+  return { valid: false, reason: judged.reason, evidence }
 }

@@ -37,9 +37,3 @@ export function parseCredentials<credential extends HumanCredential>(value: read
   return [...new Set(value)]
 }
 
-/** An attestation id as a uint64 (hex or decimal), or undefined when it is not one. */
-export function parseAttestationId(value: unknown): bigint | undefined {
-  const text = typeof value === 'string' ? value.trim() : ''
-  const parsed = /^0x[0-9a-fA-F]{1,16}$/.test(text) ? BigInt(text) : /^[0-9]{1,20}$/.test(text) ? BigInt(text) : undefined
-  return parsed === undefined || parsed >= 2n ** 64n ? undefined : parsed
-}

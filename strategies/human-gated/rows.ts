@@ -1,0 +1,125 @@
+// Generated from personhood src/rules/rows.ts
+// by `npm run strategies:rules`. Do not edit: change the source and run the
+// command again. The library, its reference server and this folder decide with
+// this same code, and a test fails when this copy differs from its source.
+
+/**
+ * One rule for rows about addresses, whatever the source (Passport listings and by-address reads,
+ * score history, the attestation index, inner strategies, the hub's votes): two rows about one
+ * address (compared case-insensitively) that say the same thing collapse into one; two that say
+ * different things are an error naming the source and the address. An answer never depends on the
+ * order in which a source lists its rows, and a duplicate never silently decides a score.
+ *
+ * It imports nothing: `npm run strategies:rules` copies it verbatim into each score-api folder that
+ * uses it. Written in score-api's prettier style; compiles under TypeScript 4.7 (CommonJS) as under
+ * the package's own settings.
+ */
+
+/** Two rows of one source disagree about one address: which one is true cannot be told. */
+export class ConflictingRowsError extends Error {
+  /** The source that answered them (for example `passport:scores`). */
+  readonly source: string;
+  /** The address, as the first of the two rows named it. */
+  readonly address: string;
+  constructor(source: string, address: string, details: string) {
+    super(`${source} answered two different rows for ${address}: ${details}`);
+    this.name = 'ConflictingRowsError';
+    this.source = source;
+    this.address = address;
+  }
+}
+
+const addressPattern = /^0x[0-9a-fA-F]{40}$/;
+
+/**
+ * A row as text that ignores what does not matter: the order of an object's keys and the casing
+ * of any address it holds. Two rows with the same text say the same thing.
+ */
+export function rowFingerprint(row: unknown): string {
+  if (typeof row === 'string') {
+    return JSON.stringify(addressPattern.test(row) ? row.toLowerCase() : row);
+  }
+  if (typeof row === 'bigint') return `${row}n`;
+  if (Array.isArray(row)) return `[${row.map(rowFingerprint).join(',')}]`;
+  if (typeof row === 'object' && row !== null) {
+    const keys = Object.keys(row).sort();
+    const fields = keys.map(
+      key =>
+        `${JSON.stringify(key)}:${rowFingerprint(
+          (row as Record<string, unknown>)[key]
+        )}`
+    );
+    return `{${fields.join(',')}}`;
+  }
+  return row === undefined ? 'undefined' : JSON.stringify(row);
+}
+
+/** What {@link uniqueRowsByAddress} reads. */
+export type UniqueRowsParameters<R> = {
+  /** The source's name, for the error. */
+  source: string;
+  /** The address a row is about. */
+  addressOf: (row: R) => string;
+  /** The part of a row that must agree; default: all of it ({@link rowFingerprint}). */
+  fingerprint?: ((row: R) => string) | undefined;
+};
+
+/**
+ * The rows of a source, one per address (keyed by the lower-cased address, in the order each
+ * address first appears): rows that say the same thing collapse; rows that differ throw a
+ * {@link ConflictingRowsError}.
+ */
+export function uniqueRowsByAddress<R>(
+  rows: readonly R[],
+  parameters: UniqueRowsParameters<R>
+): Map<string, R> {
+  const fingerprint = parameters.fingerprint ?? rowFingerprint;
+  const unique = new Map<string, R>();
+  for (const row of rows) {
+    const address = parameters.addressOf(row);
+    const key = address.toLowerCase();
+    const seen = unique.get(key);
+    if (seen === undefined) {
+      unique.set(key, row);
+    } else if (fingerprint(seen) !== fingerprint(row)) {
+      throw new ConflictingRowsError(
+        parameters.source,
+        parameters.addressOf(seen),
+        `${fingerprint(seen).slice(0, 200)} and ${fingerprint(row).slice(
+          0,
+          200
+        )}.`
+      );
+    }
+  }
+  return unique;
+}
+
+/**
+ * A source's scores by address (an inner strategy's answer, say), keyed by the lower-cased
+ * address: the same address under several casings must carry the same score, else a
+ * {@link ConflictingRowsError}.
+ */
+export function uniqueScoresByAddress(
+  scores: Readonly<Record<string, number>>,
+  source: string
+): Map<string, number> {
+  const unique = new Map<string, number>();
+  const named = new Map<string, string>();
+  for (const address of Object.keys(scores)) {
+    const key = address.toLowerCase();
+    const score = scores[address] as number;
+    const seen = unique.get(key);
+    if (seen === undefined) {
+      unique.set(key, score);
+      named.set(key, address);
+    } else if (seen !== score) {
+      throw new ConflictingRowsError(
+        source,
+        named.get(key) as string,
+        `${seen} under ${named.get(key)} and ${score} under ${address}.`
+      );
+    }
+  }
+  return unique;
+}

@@ -1,0 +1,235 @@
+// Generated from personhood src/rules/clean-hands-index.ts
+// by `npm run strategies:rules`. Do not edit: change the source and run the
+// command again. The library, its reference server and this folder decide with
+// this same code, and a test fails when this copy differs from its source.
+
+/**
+ * Clean hands through the attestation index: what a listed row must be, which attestation it names,
+ * which rows are one voter's, how a kept listing takes in new rows (in whatever order the index
+ * lists them), and which reason a voter gets from all of its rows (the row rule, then the chain).
+ *
+ * It imports only other rules: `npm run strategies:rules` copies it verbatim into each score-api
+ * folder that uses it. Written in score-api's prettier style; compiles under TypeScript 4.7.
+ */
+import { cleanHandsRowRank } from './clean-hands';
+import { rowFingerprint, uniqueRowsByAddress } from './rows';
+
+// The rule's reasons, named here (score-api's lint forbids type-only imports).
+type CleanHandsRowReason = keyof typeof cleanHandsRowRank;
+type OnchainCleanHandsReason =
+  | 'valid'
+  | 'none'
+  | 'wrong-schema'
+  | 'wrong-attester'
+  | 'revoked'
+  | 'expired'
+  | 'wrong-recipient';
+
+/** A row of the index's listing by schema and attester. */
+export type IndexRow = {
+  attestationId?: string | undefined;
+  attester: string;
+  fullSchemaId: string;
+  recipients: string[];
+  revoked: boolean;
+  validUntil: string | number;
+};
+
+const text = (value: unknown) => typeof value === 'string';
+const numeric = (value: unknown) => typeof value === 'number' || text(value);
+
+/** Whether a listed row has the fields and types the index documents; any other is `malformed`. */
+export function isIndexRow(row: unknown): row is IndexRow {
+  if (typeof row !== 'object' || row === null) return false;
+  const r = row as Record<string, unknown>;
+  return (
+    text(r.fullSchemaId) &&
+    text(r.attester) &&
+    typeof r.revoked === 'boolean' &&
+    numeric(r.validUntil) &&
+    (r.attestationId === undefined || text(r.attestationId)) &&
+    (r.schemaId === undefined || text(r.schemaId)) &&
+    (r.attestTimestamp === undefined || numeric(r.attestTimestamp)) &&
+    Array.isArray(r.recipients) &&
+    r.recipients.every(text)
+  );
+}
+
+/** An index row's attestation id as Sign Protocol's uint64 (hex or decimal); else undefined. */
+export function parseAttestationId(value: unknown): bigint | undefined {
+  const id = typeof value === 'string' ? value.trim() : '';
+  const parsed = /^0x[0-9a-fA-F]{1,16}$/.test(id)
+    ? BigInt(id)
+    : /^[0-9]{1,20}$/.test(id)
+    ? BigInt(id)
+    : undefined;
+  return parsed === undefined || parsed >= 2n ** 64n ? undefined : parsed;
+}
+
+/**
+ * A row after the row rule: a row that passes but names no usable attestation id cannot be
+ * confirmed on chain, so it is `malformed`; one that passes names the attestation to read.
+ */
+export function indexRowCandidate(
+  reason: CleanHandsRowReason,
+  attestationId: unknown
+): { reason: CleanHandsRowReason; attestationId: bigint | undefined } {
+  if (reason !== 'valid') return { reason, attestationId: undefined };
+  const id = parseAttestationId(attestationId);
+  return id === undefined
+    ? { reason: 'malformed', attestationId: undefined }
+    : { reason, attestationId: id };
+}
+
+/**
+ * The attestations worth reading on chain, before the block's time is known: those of the rows
+ * that pass the row rule at time 0 (every row that passes it at the block's time does), once each.
+ */
+export function attestationsToConfirm<R>(
+  rows: readonly R[],
+  checkAtZero: (row: R) => CleanHandsRowReason
+): bigint[] {
+  const ids = new Set<bigint>();
+  for (const row of rows) {
+    const { attestationId } = indexRowCandidate(
+      checkAtZero(row),
+      (row as { attestationId?: unknown })?.attestationId
+    );
+    if (attestationId !== undefined) ids.add(attestationId);
+  }
+  return [...ids];
+}
+
+const idOf = (row: unknown) =>
+  (row as { attestationId?: unknown } | null)?.attestationId;
+
+/** Lower case, so that a re-cased id is the same attestation. */
+const idKey = (row: unknown) => String(idOf(row)).toLowerCase();
+
+/**
+ * The listed rows once each, by attestation id (rows.ts's rule: the same row twice, re-cased or
+ * not, collapses; two different rows under one id throw a ConflictingRowsError). Rows without an
+ * id are kept as listed (each is judged malformed).
+ */
+export function uniqueIndexRows<R>(rows: readonly R[], source: string): R[] {
+  const named = rows.filter(row => text(idOf(row)));
+  const unique = uniqueRowsByAddress(named, {
+    source,
+    addressOf: idKey,
+    fingerprint: row =>
+      rowFingerprint({
+        ...(row as unknown as object),
+        attestationId: idKey(row)
+      })
+  });
+  const unnamed = rows.filter(row => !text(idOf(row)));
+  return [...unique.values(), ...unnamed];
+}
+
+/** Each voter's rows (keyed by the lower-cased voter): the rows whose `recipients` name it, any case. */
+export function indexRowsByVoter<R>(
+  rows: readonly R[],
+  voters: readonly string[]
+): Record<string, R[]> {
+  const byVoter: Record<string, R[]> = {};
+  for (const voter of voters) byVoter[voter.toLowerCase()] = [];
+  for (const row of rows) {
+    const recipients = (row as { recipients?: unknown })?.recipients;
+    if (!Array.isArray(recipients)) continue;
+    const named = new Set(recipients.map(r => String(r).toLowerCase()));
+    for (const voter of named) byVoter[voter]?.push(row);
+  }
+  return byVoter;
+}
+
+/**
+ * The order in which to read a listing's pages to find new rows when the index documents no
+ * order: from both ends inwards (1, last, 2, last - 1, ...), so that new rows listed first or last
+ * come in one read, and shuffled ones in at most every page.
+ */
+export function listingPageOrder(pages: number): number[] {
+  const order: number[] = [];
+  for (let low = 1, high = pages; low <= high; low++, high--) {
+    order.push(low);
+    if (high !== low) order.push(high);
+  }
+  return order;
+}
+
+// A row without an id is known by all of it.
+const listedKey = (row: unknown) =>
+  text(idOf(row)) ? idKey(row) : rowFingerprint(row);
+
+/**
+ * A kept listing with the rows read since: the kept rows, then every read row with an id not kept
+ * (by attestation id, whatever their place in the listing). Undefined while fewer distinct rows are
+ * known than the listing's `total`: more pages must be read.
+ */
+export function mergeIndexListing<R>(
+  kept: readonly R[],
+  read: readonly R[],
+  total: number
+): R[] | undefined {
+  const known = new Set(kept.map(listedKey));
+  const merged = [...kept];
+  for (const row of read) {
+    if (known.has(listedKey(row))) continue;
+    known.add(listedKey(row));
+    merged.push(row);
+  }
+  return merged.length >= total ? merged : undefined;
+}
+
+/** One index row as judged: its row reason, and when it passed, the attestation's on chain. */
+export type CleanHandsCheck = {
+  row: CleanHandsRowReason;
+  onchain?: OnchainCleanHandsReason | undefined;
+  /** The attestation's `validUntil` on chain, when it is valid there. */
+  validUntil?: bigint | undefined;
+};
+
+/** How far a check got: the row rule's ranks, then the on-chain reasons above them. */
+export const onchainCleanHandsRank: Readonly<
+  Record<OnchainCleanHandsReason, number>
+> = {
+  none: 7,
+  'wrong-schema': 8,
+  'wrong-attester': 9,
+  revoked: 10,
+  expired: 11,
+  'wrong-recipient': 12,
+  valid: 13
+};
+
+/**
+ * A voter's clean hands from all of its rows: the check that got furthest gives the reason (valid
+ * when one attestation is valid on chain, expiring with the latest); `none` without rows.
+ */
+export function judgeCleanHandsChecks(checks: readonly CleanHandsCheck[]): {
+  valid: boolean;
+  reason: CleanHandsRowReason | OnchainCleanHandsReason;
+  expiresAt: bigint | undefined;
+} {
+  let best = { rank: -1, reason: 'none' as CleanHandsCheck['row'] | 'none' };
+  let expiresAt: bigint | undefined;
+  for (const check of checks) {
+    if (check.row === 'valid' && check.onchain === undefined) {
+      throw new Error('clean hands: a valid row was not read on chain');
+    }
+    const reason = check.onchain ?? check.row;
+    const rank = check.onchain
+      ? onchainCleanHandsRank[check.onchain]
+      : cleanHandsRowRank[check.row];
+    const until = check.validUntil;
+    if (reason === 'valid' && until !== undefined) {
+      if (expiresAt === undefined || until > expiresAt) expiresAt = until;
+    }
+    if (rank > best.rank) best = { rank, reason };
+  }
+  const valid = best.reason === 'valid';
+  return {
+    valid,
+    reason: best.reason,
+    expiresAt: valid ? expiresAt : undefined
+  };
+}
