@@ -107,7 +107,6 @@ beforeAll(async () => {
   }
   build = buildScoreApi({
     strategies: Object.fromEntries(['passport-v2', 'human-verification', 'human-id'].map((name) => [name, join(root, 'strategies', name)])),
-    validations: { 'human-verification': join(root, 'validations', 'human-verification') },
   })
   api = build.load()
   voters = world.voters(1000) as Address[]
