@@ -24,6 +24,7 @@ import { startStrategyServer } from '../src/strategy-server/start.js'
 import { startUpstreams } from '../test/score-api-host/upstreams.js'
 import { apiV2 } from '../test/strategy-server/api-v2.js'
 import { startGatedWorld } from '../test/strategy/gated-world.js'
+import { snapshotHostsPreload } from './score-api-preload.js'
 
 const checkoutArgument = process.argv[2]
 if (!checkoutArgument || !existsSync(join(checkoutArgument, 'build', 'src', 'index.js'))) {
@@ -32,30 +33,6 @@ if (!checkoutArgument || !existsSync(join(checkoutArgument, 'build', 'src', 'ind
 }
 const checkout = resolve(checkoutArgument)
 
-/** Sends snapshot.js's two hosts to the gateway on 127.0.0.1 (the same preload as scripts/score-api-trial.ts). */
-const preload = (gateway: { broviderUrl: string; blockFinderUrl: string }) => `
-const http = require('http');
-const https = require('https');
-const routes = { 'rpc.snapshot.org': ${JSON.stringify(gateway.broviderUrl)}, 'blockfinder.snapshot.org': ${JSON.stringify(gateway.blockFinderUrl)} };
-function reroute(original) {
-  return function (input, options, callback) {
-    const url = typeof input === 'string' ? new URL(input) : input instanceof URL ? input : null;
-    const host = url ? url.hostname : input && (input.hostname || input.host);
-    const target = routes[host];
-    if (!target) return original.apply(this, arguments);
-    const base = new URL(target);
-    const path = url ? url.pathname + url.search : input.path || '/';
-    const merged = Object.assign({}, url ? {} : input, typeof options === 'object' && options ? options : {}, {
-      protocol: 'http:', hostname: base.hostname, host: base.hostname, port: base.port,
-      path: base.pathname.replace(/\\/$/, '') + (path === '/' ? '' : path), agent: undefined
-    });
-    const cb = typeof options === 'function' ? options : callback;
-    return http.request(merged, cb);
-  };
-}
-https.request = reroute(https.request);
-https.get = function () { const req = https.request.apply(this, arguments); req.end(); return req; };
-`
 
 function freePort(): Promise<number> {
   return new Promise((done, fail) => {
@@ -72,7 +49,7 @@ const work = mkdtempSync(join(tmpdir(), 'score-api-gate-trial-'))
 const world = await startGatedWorld()
 const upstreams = await startUpstreams({ '10': world.server.provider('10') as Eip1193ProviderLike, '1': world.ethereum.provider, '8453': world.base.provider })
 const preloadFile = join(work, 'preload.cjs')
-writeFileSync(preloadFile, preload(upstreams))
+writeFileSync(preloadFile, snapshotHostsPreload(upstreams))
 const port = await freePort()
 // score-api under Node 22, loopback only; nothing of it is changed.
 const child = spawn('npx', ['-y', '-p', 'node@22', 'sh', '-c', 'exec node build/src/index.js'], {

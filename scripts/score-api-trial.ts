@@ -25,6 +25,7 @@ import type { Eip1193ProviderLike } from '../src/index.js'
 import { startUpstreams } from '../test/score-api-host/upstreams.js'
 import { startGatedWorld } from '../test/strategy/gated-world.js'
 import { servings } from '../test/strategies/servings.js'
+import { snapshotHostsPreload } from './score-api-preload.js'
 
 const root = resolve(import.meta.dirname, '..')
 const [checkoutArgument, ...only] = process.argv.slice(2)
@@ -34,30 +35,6 @@ if (!checkoutArgument || !existsSync(join(checkoutArgument, 'src', 'strategies',
 }
 const checkout = resolve(checkoutArgument)
 
-const preload = (gateway: { broviderUrl: string; blockFinderUrl: string }) => `
-// Sends snapshot.js's two hosts to the trial's gateway on 127.0.0.1; everything else is untouched.
-const http = require('http');
-const https = require('https');
-const routes = { 'rpc.snapshot.org': ${JSON.stringify(gateway.broviderUrl)}, 'blockfinder.snapshot.org': ${JSON.stringify(gateway.blockFinderUrl)} };
-function reroute(original) {
-  return function (input, options, callback) {
-    const url = typeof input === 'string' ? new URL(input) : input instanceof URL ? input : null;
-    const host = url ? url.hostname : input && (input.hostname || input.host);
-    const target = routes[host];
-    if (!target) return original.apply(this, arguments);
-    const base = new URL(target);
-    const path = url ? url.pathname + url.search : input.path || '/';
-    const merged = Object.assign({}, url ? {} : input, typeof options === 'object' && options ? options : {}, {
-      protocol: 'http:', hostname: base.hostname, host: base.hostname, port: base.port,
-      path: base.pathname.replace(/\\/$/, '') + (path === '/' ? '' : path), agent: undefined
-    });
-    const cb = typeof options === 'function' ? options : callback;
-    return http.request(merged, cb);
-  };
-}
-https.request = reroute(https.request);
-https.get = function () { const req = https.request.apply(this, arguments); req.end(); return req; };
-`
 
 /** Runs a command in the checkout under Node 22 and yarn 1, without blocking this process (it serves the world). */
 async function run(label: string, command: string, env: NodeJS.ProcessEnv): Promise<{ label: string; ok: boolean; tail: string }> {
@@ -103,7 +80,7 @@ try {
       const server = await serving.start()
       const upstreams = await startUpstreams({ '10': server.provider('10') as Eip1193ProviderLike, '1': server.provider('1') as Eip1193ProviderLike })
       const preloadFile = join(work, `${name}-preload.cjs`)
-      writeFileSync(preloadFile, preload(upstreams))
+      writeFileSync(preloadFile, snapshotHostsPreload(upstreams))
       const env = { ...base, ...server.env, NODE_OPTIONS: `--require ${preloadFile}` }
       try {
         const command = `yarn -s test:strategy ${name} 500`
@@ -132,7 +109,7 @@ try {
     }
     writeFileSync(join(target, 'examples.json'), `${JSON.stringify([example], null, 2)}\n`)
     const preloadFile = join(work, 'human-gated-erc20-preload.cjs')
-    writeFileSync(preloadFile, preload(upstreams))
+    writeFileSync(preloadFile, snapshotHostsPreload(upstreams))
     const env = { ...base, ...world.server.env, NODE_OPTIONS: `--require ${preloadFile}` }
     try {
       const command = 'yarn -s test:strategy human-gated 500'

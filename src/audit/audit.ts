@@ -170,7 +170,7 @@ export async function audit(parameters: AuditParameters): Promise<AuditReturnTyp
     read = parameters.votes!
     votesSource = parameters.votesSource ?? 'votes'
   }
-  const { votes, duplicates } = latestVotePerVoter(read)
+  const { votes, duplicates } = latestVotePerVoter(read, { source: votesSource })
 
   const config = parameters.strategy !== undefined ? { strategy: parameters.strategy, options: parameters.options ?? {} } : configFromProposal(proposal, parameters.options)
   // human-gated: the inner strategies are not called (the export records the power); the voters

@@ -17,7 +17,7 @@ export { audit, defaultAuditStrategy, type AuditErrorType, type AuditParameters,
 export { defaultNetwork } from '../utils/parse.js'
 
 // The votes
-export { latestVotePerVoter, parseVotes, type AuditVote, type ParseVotesParameters, type VoteChoice } from './votes.js'
+export { latestVotePerVoter, parseVotes, type AuditVote, type LatestVotePerVoterOptions, type ParseVotesParameters, type VoteChoice } from './votes.js'
 export {
   createSnapshotHubClient,
   defaultSnapshotHubUrl,

@@ -7,7 +7,8 @@
 import { parse as parseCsv } from 'csv-parse/sync'
 import { parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser'
 import type { Address } from 'viem'
-import { VotesFileError } from '../errors/audit.js'
+import { SnapshotHubError, VotesFileError } from '../errors/audit.js'
+import { ConflictingRowsError, rowFingerprint, uniqueRowsByAddress } from '../rules/rows.js'
 import { checksumAddress, isValidAddress } from '../utils/address.js'
 import type { SnapshotVote, SnapshotVoteChoice } from '../clients/snapshot-hub.js'
 
@@ -276,23 +277,56 @@ function checkChoice(value: unknown, fail: (reason: string) => VotesFileError): 
   throw fail(`"${String(value).slice(0, 40)}" is not a choice: a choice number (1 or more), a list of them, or weights.`)
 }
 
+/** Options of {@link latestVotePerVoter}. */
+export type LatestVotePerVoterOptions = {
+  /** Where the votes were read (the hub's URL, or the votes file), named by the error. */
+  source?: string | undefined
+}
+
 /**
  * One vote per voter, as Snapshot counts them: a voter who voted again is counted by their latest
- * vote (the greatest `created`; on a tie, or without times, the one read last). The hub lists every
- * vote it received, so a voter under two vote ids would otherwise be counted twice.
+ * vote (the greatest `created`). The hub lists every vote it received, so a voter under two vote
+ * ids would otherwise be counted twice. Votes of one voter at the same latest time (or without
+ * times) follow the one rule for duplicated rows (src/rules/rows.ts): votes that say the same
+ * (choice, voting power, time; voter in any casing) count once; votes that differ are an error,
+ * never decided by the order in which they were read.
  *
  * @returns the votes kept, in the order read, and how many earlier votes were dropped.
+ * @throws {SnapshotHubError} naming the source and the voter when one voter has two different
+ * votes at one time.
  * @example
  * import { latestVotePerVoter } from 'personhood/audit'
  * const { votes, duplicates } = latestVotePerVoter(await hub.getVotes({ proposal }))
  */
-export function latestVotePerVoter(votes: readonly AuditVote[]): { votes: AuditVote[]; duplicates: number } {
-  const latest = new Map<string, number>()
+export function latestVotePerVoter(votes: readonly AuditVote[], options: LatestVotePerVoterOptions = {}): { votes: AuditVote[]; duplicates: number } {
+  const latest = new Map<string, number[]>()
   votes.forEach((vote, index) => {
     const key = vote.voter.toLowerCase()
     const kept = latest.get(key)
-    if (kept === undefined || (vote.created ?? 0) >= (votes[kept]!.created ?? 0)) latest.set(key, index)
+    const keptAt = kept === undefined ? undefined : (votes[kept[0]!]!.created ?? 0)
+    if (kept === undefined || (vote.created ?? 0) > keptAt!) latest.set(key, [index])
+    else if ((vote.created ?? 0) === keptAt) kept.push(index)
   })
-  const keep = new Set(latest.values())
+  const keep = new Set<number>()
+  for (const indices of latest.values()) {
+    const tied = indices.map((index) => votes[index]!)
+    try {
+      uniqueRowsByAddress(tied, {
+        source: options.source ?? 'votes',
+        addressOf: (vote) => vote.voter,
+        fingerprint: (vote) => rowFingerprint({ choice: vote.choice, votingPower: vote.votingPower, created: vote.created ?? null }),
+      })
+    } catch (error) {
+      if (!(error instanceof ConflictingRowsError)) throw error
+      throw new SnapshotHubError({
+        url: options.source ?? 'votes',
+        reason: `voter ${checksumAddress(error.address.toLowerCase())} has two different votes at the same time (${tied.map((vote) => vote.id ?? '?').join(', ')}): which one Snapshot counts cannot be told.`,
+        cause: error,
+      })
+    }
+    // Identical votes: keep the one with the least id, whatever the order they were read in.
+    const chosen = indices.reduce((best, index) => (String(votes[index]!.id ?? '') < String(votes[best]!.id ?? '') ? index : best))
+    keep.add(chosen)
+  }
   return { votes: votes.filter((_, index) => keep.has(index)), duplicates: votes.length - keep.size }
 }

@@ -112,6 +112,7 @@ export async function runVerifyCommand(options: VerifyCommandOptions, io: { env:
     eligible: decision?.eligible ?? null,
     method: decision?.method ?? null,
     credentials: [...humanCredentials],
+    match: 'any',
     passport: true,
     ...(options.actionId === undefined ? {} : { actionId: options.actionId }),
     unanswered: sources.flatMap((source) => (source.error ? [{ source: source.source, cause: source.error.message }] : [])),
@@ -163,6 +164,10 @@ export function formatVerifyReport(report: VerifyReport): string[] {
   )
   lines.push('Why:', ...report.words.reasons.map((reason) => `  - ${reason}`))
   lines.push('Next:', ...report.words.nextSteps.map((step) => `  - ${step.text}${step.url ? ` ${step.url}` : ''}`))
+  // What the chain cannot see (field notes §4): said wherever a verdict may be compared with the app.
+  if (report.sources.some((source) => source.verdicts.some((verdict) => verdict.credential !== 'passport' && verdict.valid))) {
+    lines.push(`Note: ${"Human ID's app and API first consult an off-chain blocklist and may refuse an address the chain still counts: the strategies (and this package) read the chain, which cannot show that list."}`)
+  }
   return lines
 }
 

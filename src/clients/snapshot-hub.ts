@@ -7,6 +7,7 @@ import type { Address } from 'viem'
 import { z } from 'zod'
 import { ProposalNotFoundError, SnapshotHubError } from '../errors/audit.js'
 import { InvalidParameterError, PaginationLimitError } from '../errors/input.js'
+import { rowFingerprint } from '../rules/rows.js'
 import { createTransport, type Transport, type TransportOptions } from '../http/transport.js'
 import { addressSchema } from '../schemas/common.js'
 import { checksumAddress } from '../utils/address.js'
@@ -215,7 +216,9 @@ const votesQuery = `query Votes($proposal: String!, $first: Int!, $skip: Int!, $
 export async function* iterateProposalVotes(context: HubContext, parameters: IterateProposalVotesParameters): AsyncGenerator<SnapshotVote[], void, undefined> {
   const maxVotes = parameters.maxVotes ?? 1_000_000
   const maxPages = parameters.maxPages ?? 2_000
-  const seen = new Set<string>()
+  // Each vote read, by id: the cursor reads the votes of its second again, and a vote read again
+  // must say the same (the one rule for duplicated rows); a vote id that changes is an error.
+  const seen = new Map<string, string>()
   let createdGte = 0
   let skip = 0
   for (let pages = 0; ; ) {
@@ -233,11 +236,23 @@ export async function* iterateProposalVotes(context: HubContext, parameters: Ite
         reason: `page ${pages} of the votes is not in order from the cursor (created ${page[behind]!.created} after asking for created >= ${createdGte}, oldest first): the hub cannot be paged reliably.`,
       })
     }
-    const fresh = page.filter((vote) => !seen.has(vote.id))
+    const fresh: typeof page = []
+    for (const vote of page) {
+      const fingerprint = rowFingerprint({ ...vote, reason: vote.reason ?? null })
+      const earlier = seen.get(vote.id)
+      if (earlier === undefined) {
+        seen.set(vote.id, fingerprint)
+        fresh.push(vote)
+      } else if (earlier !== fingerprint) {
+        throw new SnapshotHubError({
+          url: context.url,
+          reason: `vote ${vote.id} of ${checksumAddress(vote.voter.toLowerCase())} was read twice with different contents (page ${pages}): which one the hub holds cannot be told.`,
+        })
+      }
+    }
     if (page.length >= snapshotVotesPageSize && fresh.length === 0) {
       throw new SnapshotHubError({ url: context.url, reason: `page ${pages} of the votes holds only votes already read: the cursor does not advance.` })
     }
-    for (const vote of fresh) seen.add(vote.id)
     if (seen.size > maxVotes) throw new PaginationLimitError({ kind: 'items', limit: maxVotes, url: context.url })
     if (fresh.length) {
       yield fresh.map((vote) => ({

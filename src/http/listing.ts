@@ -4,6 +4,7 @@
  * `fetchPage` function and knows nothing of a client; `clients/attestation-index` reads the index
  * with it, and `verify/attestation-lookup` reads a listing it is handed.
  */
+import { rowFingerprint } from '../rules/rows.js'
 import { PaginationLimitError, ResponseValidationError } from '../errors/index.js'
 import { isMalformedAttestationRow } from '../schemas/attestation.js'
 import { parsePositiveInteger } from '../utils/parse.js'
@@ -48,12 +49,12 @@ export type CollectAttestationListingParameters<row> = {
  * several at a time; when a later page reports a larger `total` (attestations made meanwhile),
  * the extra pages too. An index that sends no `total` is read page after page until a short page.
  * Rows are kept once per `attestationId` (an insertion shifts the pages, so a row may be listed
- * twice). Fewer distinct rows than the first page's `total` means rows were lost while the pages
+ * twice; two different rows under one id are an error: {@link uniqueListedRows}). Fewer distinct rows than the first page's `total` means rows were lost while the pages
  * shifted: that is an error, never a silently short listing.
  *
  * @throws {PaginationLimitError} when the listing needs more than `maxPages` pages or `maxItems` rows.
- * @throws {ResponseValidationError} for a page without rows, with a bad `size` or `total`, or a
- *   listing that lost rows while it was read.
+ * @throws {ResponseValidationError} for a page without rows, with a bad `size` or `total`, a
+ *   listing that lost rows while it was read, or two different rows under one attestation id.
  * @example
  * import { getAttestationListingPage } from 'personhood'
  * import { collectAttestationListing } from './listing.js'
@@ -106,18 +107,10 @@ export async function collectAttestationListing<row>(
       total = Math.max(total, ...more.map((page) => page.total ?? 0))
     }
   }
-  const seen = new Set<string>()
-  const rows: row[] = []
-  for (const page of pages) {
-    for (const entry of page.items) {
-      const id = listedAttestationId(entry)
-      if (id !== undefined) {
-        if (seen.has(id)) continue
-        seen.add(id)
-      }
-      rows.push(entry)
-    }
-  }
+  const rows = uniqueListedRows(
+    pages.flatMap((page) => page.items),
+    url,
+  )
   if (first.total !== undefined && rows.length < first.total) {
     throw invalid(
       ['data', 'total'],
@@ -139,4 +132,45 @@ export function listedAttestationId(entry: unknown): string | undefined {
   const row = isMalformedAttestationRow(entry) ? entry.row : entry
   const id = typeof row === 'object' && row !== null ? (row as { attestationId?: unknown }).attestationId : undefined
   return typeof id === 'string' ? id.toLowerCase() : undefined
+}
+
+/**
+ * Listed rows once per attestation id (pages that shift while read list a row twice), by the one
+ * rule for duplicated rows (src/rules/rows.ts): the same row again (any letter case in its
+ * addresses, its keys in any order) is kept once; two different rows under one attestation id are
+ * a {@link ResponseValidationError} naming the id and its recipients, never a verdict taken from
+ * whichever came first. Rows without an id are kept as they are (the rule judges them malformed).
+ *
+ * @throws {ResponseValidationError} for two different rows under one attestation id.
+ */
+export function uniqueListedRows<row>(entries: readonly row[], url: string): row[] {
+  const rows: row[] = []
+  const seen = new Map<string, { entry: row; fingerprint: string }>()
+  for (const entry of entries) {
+    const id = listedAttestationId(entry)
+    if (id === undefined) {
+      rows.push(entry)
+      continue
+    }
+    const raw = isMalformedAttestationRow(entry) ? entry.row : entry
+    const fingerprint = rowFingerprint(raw)
+    const earlier = seen.get(id)
+    if (earlier === undefined) {
+      seen.set(id, { entry, fingerprint })
+      rows.push(entry)
+    } else if (earlier.fingerprint !== fingerprint) {
+      const recipients = (raw as { recipients?: unknown }).recipients
+      throw new ResponseValidationError({
+        method: 'GET',
+        url,
+        issues: [
+          {
+            path: ['data', 'rows'],
+            message: `The index answered two different rows for attestation ${id} (recipients ${Array.isArray(recipients) ? recipients.map(String).join(', ') : 'none'}): which one is true cannot be told. Read it again.`,
+          },
+        ],
+      })
+    }
+  }
+  return rows
 }

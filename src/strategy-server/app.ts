@@ -75,6 +75,12 @@ export type CreateStrategyServerOptions = {
   log?: ((line: string) => void) | undefined
   /** Metrics to add to (shared with a fetch that counts upstream requests). Default: new. */
   metrics?: StrategyServerMetrics | undefined
+  /**
+   * Secrets that must never leave the server (the JSON-RPC URLs' keys: `urlSecrets(url)` of each),
+   * besides the salt and what the one redaction (`redact`) finds on its own. Every error answer
+   * and every log line goes through `redact` with them.
+   */
+  secrets?: readonly string[] | undefined
   /** The voter page (`/voters`): its hub and rate limits, or false for none. Default: on, the public hub. */
   voterPage?: VoterPageOptions | false | undefined
 }
@@ -129,6 +135,7 @@ function readDecimals(value: unknown): number {
  */
 export function createStrategyServer(options: CreateStrategyServerOptions): StrategyServer {
   const { providers, context, salt, publicUrl, now = Date.now, log } = options
+  const secrets = [salt, ...(options.secrets ?? [])]
   const strategies = options.strategies ?? strategyDefinitions
   const store = options.store ?? createMemoryAnswerStore()
   const metrics = options.metrics ?? createStrategyServerMetrics()
@@ -182,7 +189,7 @@ export function createStrategyServer(options: CreateStrategyServerOptions): Stra
     const entry = {
       time: new Date(now()).toISOString(),
       method: c.req.method,
-      path: redact(`${url.pathname}${url.search.length > 200 ? `${url.search.slice(0, 200)}...` : url.search}`, [salt, presented]),
+      path: redact(`${url.pathname}${url.search.length > 200 ? `${url.search.slice(0, 200)}...` : url.search}`, [...secrets, presented]),
       status: c.res.status,
       ms: Math.round(seconds * 10_000) / 10,
       ...(strategy === undefined ? {} : { strategy, addresses: c.get('addresses'), block: c.get('block'), hits: c.get('hits') }),
@@ -194,8 +201,11 @@ export function createStrategyServer(options: CreateStrategyServerOptions): Stra
 
   app.onError((error, c) => {
     const answer = toErrorAnswer(error, now)
-    if (answer.status === 500 && answer.body.error.code === 'INTERNAL') console.error('personhood strategy-server error:', redact(error instanceof Error ? (error.stack ?? error.message) : String(error), [salt]))
-    return c.json(answer.body, answer.status, answer.headers)
+    if (answer.status === 500 && answer.body.error.code === 'INTERNAL') console.error('personhood strategy-server error:', redact(error instanceof Error ? (error.stack ?? error.message) : String(error), secrets))
+    // Every error that leaves the server goes through the one redaction: a source's message may
+    // carry a URL with its key (viem's `URL:` detail names the JSON-RPC endpoint in full).
+    const body = JSON.parse(redact(JSON.stringify(answer.body), secrets)) as typeof answer.body
+    return c.json(body, answer.status, answer.headers)
   })
   app.notFound((c) => {
     const answer = toErrorAnswer(new StrategyServerRequestError(404, 'NOT_FOUND', `No route ${c.req.method} ${new URL(c.req.url).pathname}: strategies are at /strategies/<name> (${Object.keys(strategies).join(', ')}).`))

@@ -12,7 +12,7 @@ import { ConfigFileError } from '../errors/audit.js'
 import { InvalidParameterError } from '../errors/input.js'
 import type { StrategyContext } from '../strategy/context.js'
 import type { StrategyProvider } from '../strategy/snapshot.js'
-import { redactUrl } from '../utils/redact.js'
+import { redactUrl, urlSecrets } from '../utils/redact.js'
 import { createStrategyServer, defaultMaxAddresses, type CreateStrategyServerOptions, type StrategyServer } from './app.js'
 import { createStrategyServerMetrics, type StrategyServerMetrics } from './metrics.js'
 import { defaultFinalityMs, type AnyStrategyDefinition } from './scorer.js'
@@ -255,6 +255,8 @@ export async function startStrategyServer(options: StartStrategyServerOptions): 
       context,
       store,
       metrics,
+      // The keys in the JSON-RPC URLs (path and query) and the services' keys: never in a body or a log.
+      secrets: [...Object.values(config.rpc ?? {}), humanId.hubChainRpc, scoreApi.url].flatMap((url) => (url === undefined ? [] : urlSecrets(url))).concat([passport.apiKey, scoreApi.apiKey].filter((key): key is string => key !== undefined)),
       salt: config.salt,
       publicUrl: config.publicUrl,
       now: options.now,
@@ -298,9 +300,9 @@ export async function startStrategyServer(options: StartStrategyServerOptions): 
         `personhood strategy server listening on ${url}`,
         `Strategies: ${Object.keys(app.strategies).map((name) => `${url}/strategies/${name}`).join(', ')}`,
         ...(options.voterPage === false ? [] : [`Voter page: ${url}/voters (a space links ${url}/voters?proposal=<id> from a proposal)`]),
-        `Networks: ${Object.entries(providers).map(([network]) => `${network}${config.rpc?.[network] ? ` (${redactUrl(config.rpc[network] as string)})` : ''}`).join(', ')}`,
+        `Networks: ${Object.entries(providers).map(([network]) => `${network}${config.rpc?.[network] ? ` (${redactUrl(config.rpc[network] as string, urlSecrets(config.rpc[network]))})` : ''}`).join(', ')}`,
         config.scoreApi?.url
-          ? `human-gated's inner strategies: this package's in process, any other through score-api at ${redactUrl(config.scoreApi.url)}${config.scoreApi.apiKey ? ' (with a key)' : ''}`
+          ? `human-gated's inner strategies: this package's in process, any other through score-api at ${redactUrl(config.scoreApi.url, urlSecrets(config.scoreApi.url))}${config.scoreApi.apiKey ? ' (with a key)' : ''}`
           : "human-gated's inner strategies: this package's only (set PERSONHOOD_SCORE_API_URL for score-api's)",
         opened.file
           ? `Answer store: ${opened.file} (${store.size} answers in ${opened.records} records${opened.tornBytes ? `; a torn last line of ${opened.tornBytes} bytes, never acknowledged, was cut off` : ''})`

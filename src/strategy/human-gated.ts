@@ -16,7 +16,8 @@ import { HttpRequestError, ResponseValidationError } from '../errors/http.js'
 import { InvalidParameterError } from '../errors/input.js'
 import { StrategyOptionsError, StrategySourceError } from '../errors/strategy.js'
 import { mapWithConcurrency } from '../http/concurrency.js'
-import { ConflictingRowsError, uniqueScoresByAddress } from '../rules/rows.js'
+import { readInnerScores as readInnerAnswer } from '../rules/inner-scores.js'
+import { ConflictingRowsError } from '../rules/rows.js'
 import { applyHumanGate, type HumanGateMode } from '../verify/human-gate.js'
 import type { InnerStrategy, InnerStrategyRegistry, StrategyRuntime } from './context.js'
 import { readSource } from './deadline.js'
@@ -438,26 +439,18 @@ async function callInner(parameters: CallInnerParameters): Promise<Record<string
 
 /** An inner answer read as a number per voter: a missing voter is 0 (score-api's convention); an address with two scores (in any casing) or a value not a finite number is an error. */
 function readScores(answer: unknown, addresses: readonly Address[], source: string): Map<Address, number> {
-  if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) {
-    throw new StrategySourceError({ source, addresses, reason: `The ${source} answered ${Array.isArray(answer) ? 'an array' : typeof answer}, not scores by address.` })
-  }
-  let byLower: Map<string, unknown>
+  let read: ReturnType<typeof readInnerAnswer>
   try {
-    // The rule for rows about one address: the same score under several casings is one answer; two scores are an error.
-    byLower = uniqueScoresByAddress(answer as Record<string, number>, `The ${source}`)
+    // The ground floor's reading (src/rules/inner-scores.ts, the folder's too): a missing voter is 0, one score per address.
+    read = readInnerAnswer(answer, addresses, `The ${source}`)
   } catch (error) {
     if (!(error instanceof ConflictingRowsError)) throw error
     const twice = addresses.filter((address) => address.toLowerCase() === error.address.toLowerCase())
     throw new StrategySourceError({ source, addresses: twice.length ? twice : addresses, reason: error.message, cause: error })
   }
-  const bad: Address[] = []
-  const scores = new Map<Address, number>()
-  for (const address of addresses) {
-    const value = byLower.get(address.toLowerCase())
-    if (value === undefined) scores.set(address, 0)
-    else if (typeof value === 'number' && Number.isFinite(value)) scores.set(address, value)
-    else bad.push(address)
+  if (read === undefined) {
+    throw new StrategySourceError({ source, addresses, reason: `The ${source} answered ${Array.isArray(answer) ? 'an array' : typeof answer}, not scores by address.` })
   }
-  if (bad.length > 0) throw new StrategySourceError({ source, addresses: bad, reason: `The ${source} answered a score that is not a finite number.` })
-  return scores
+  if (read.notNumbers.length > 0) throw new StrategySourceError({ source, addresses: read.notNumbers as Address[], reason: `The ${source} answered a score that is not a finite number.` })
+  return read.scores as Map<Address, number>
 }

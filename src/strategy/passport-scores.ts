@@ -12,8 +12,10 @@ import type { Address } from 'viem'
 import { AuthenticationError, HttpRequestError, NotFoundError, PermissionDeniedError } from '../errors/http.js'
 import { PassportHistoryDeniedError, StrategySourceError } from '../errors/strategy.js'
 import { mapWithConcurrency } from '../http/concurrency.js'
+import { ConflictingRowsError, uniqueRowsByAddress } from '../rules/rows.js'
 import type { V2Score } from '../schemas/passport.js'
 import type { RegistryScore } from '../schemas/registry.js'
+import { checksumAddress, isValidAddress } from '../utils/address.js'
 import { tryParseIsoTimestamp } from '../utils/parse.js'
 import { verdictFromScore, verdictNeverScored, type PassportVerdict } from '../verify/verdict.js'
 import type { PassportSources, StrategyRuntime } from './context.js'
@@ -165,7 +167,7 @@ export async function readPassportScoresAt(parameters: ReadPassportScoresAtParam
       const page = await readSource(source(passportSourceNames.byAddress, [address]), (signal) =>
         sources.registry.listScores({ scorerId, address, signal }),
       )
-      classify(address, page.items[0] && compactRow(page.items[0]))
+      classify(address, rowOf(page.items, address, passportSourceNames.byAddress, (row) => compactRow(row)))
     })
   }
 
@@ -181,8 +183,8 @@ export async function readPassportScoresAt(parameters: ReadPassportScoresAtParam
       const first = await readPage(0, pending)
       listingCount = first.count
       cache?.set(countKey, first.count, listingTtlMs)
-      const rows = new Map<string, RegistryScore>()
-      for (const row of first.items) rows.set(row.address.toLowerCase(), compactRow(row))
+      // A page that names one address twice: identical rows collapse, different ones are an error.
+      const rows = uniqueRows(first.items.map(compactRow), passportSourceNames.listing, pending)
       const pages = pagesFor(first.count)
       const missing = pending.filter((address) => !rows.has(address.toLowerCase()))
       if (choice === 'listing' || pages - 1 <= missing.length) {
@@ -202,7 +204,7 @@ export async function readPassportScoresAt(parameters: ReadPassportScoresAtParam
               reason: `The score listing (C4) of scorer ${scorerId} counted ${first.count} rows, but page ${index + 2} holds ${page.items.length} instead of ${expected}: rows went missing while it was read, so an absent voter cannot be taken as never scored.`,
             })
           }
-          for (const row of page.items) {
+          for (const row of uniqueRows(page.items.map(compactRow), passportSourceNames.listing, missing).values()) {
             const key = row.address.toLowerCase()
             // Offset pages of a listing that shifted while it was read repeat a row and drop another:
             // the dropped voter would read as never scored.
@@ -213,7 +215,7 @@ export async function readPassportScoresAt(parameters: ReadPassportScoresAtParam
                 reason: `The score listing (C4) of scorer ${scorerId} lists ${row.address} twice (again on page ${index + 2}): it shifted while it was read, so rows may be missing and an absent voter cannot be taken as never scored.`,
               })
             }
-            rows.set(key, compactRow(row))
+            rows.set(key, row)
           }
         }
         if (rows.size < first.count) {
@@ -268,7 +270,7 @@ async function readHistory(parameters: ReadPassportScoresAtParameters & {
     runtime.countRequest(passportSourceNames.history)
     try {
       const { items } = await sources.passport.getScoreHistory({ scorerId, address, createdAt, signal: runtime.deadline.signal })
-      const record = items[0] ?? null
+      const record = rowOf(items, address, passportSourceNames.history, compactRecord) ?? null
       const scoredAt = record?.last_score_timestamp == null ? undefined : tryParseIsoTimestamp(record.last_score_timestamp)?.getTime()
       if (scoredAt !== undefined && scoredAt > atMs) {
         throw new StrategySourceError({
@@ -312,6 +314,49 @@ async function readHistory(parameters: ReadPassportScoresAtParameters & {
       known.set(address, { origin: 'live', record: compactRecord(record) })
     }),
   )
+}
+
+/**
+ * One row per address of a source's answer, by the one rule for duplicated rows (src/rules/rows.ts):
+ * rows that say the same thing (`compact` of them) collapse; rows that differ about one address are
+ * a {@link StrategySourceError} naming the source and that address, never a score taken from
+ * whichever came first or last.
+ */
+function uniqueRows<R extends { address: string }>(rows: readonly R[], source: string, affected: readonly Address[]): Map<string, R> {
+  try {
+    return uniqueRowsByAddress(rows, { source, addressOf: (row) => row.address })
+  } catch (error) {
+    if (!(error instanceof ConflictingRowsError)) throw error
+    throw new StrategySourceError({
+      source,
+      addresses: affected.some((address) => address.toLowerCase() === error.address.toLowerCase()) ? [shown(error.address)] : [...affected],
+      reason: `${source} answered two different rows for ${shown(error.address)}: which one is true cannot be told, so no score is given.`,
+      cause: error,
+    })
+  }
+}
+
+/**
+ * The one row of `address` in a by-address answer (C4 with `address`, A2): undefined when it holds
+ * none. Duplicates follow {@link uniqueRows}; a row about another address means the service did not
+ * apply the filter, and is an error rather than a score read from someone else's row.
+ */
+function rowOf<R extends { address: string }>(items: readonly R[], address: Address, source: string, compact: (row: R) => R): R | undefined {
+  const rows = uniqueRows(items.map(compact), source, [address])
+  const other = [...rows.keys()].find((key) => key !== address.toLowerCase())
+  if (other !== undefined) {
+    throw new StrategySourceError({
+      source,
+      addresses: [address],
+      reason: `Asked for the row of ${address}, ${source} answered one for ${shown(other)}: the address filter was not applied, so no score is given.`,
+    })
+  }
+  return rows.get(address.toLowerCase())
+}
+
+/** An address as EIP-55 when it is one, else as the source wrote it. */
+function shown(address: string): string {
+  return isValidAddress(address) ? checksumAddress(address) : address
 }
 
 /** Runs `fn` on each item, `concurrency` at a time; after a failure no new item starts (no request is wasted). */

@@ -245,6 +245,8 @@ export type DescribeVoterParameters = {
   passport?: boolean | undefined
   /** The Passport threshold, when no Passport verdict says it. */
   threshold?: number | string | undefined
+  /** Whether the rule needs any one of `credentials` (default) or all of them. */
+  match?: 'any' | 'all' | undefined
   /** The space's action id, when not Human ID's default (a next step names it). */
   actionId?: string | undefined
   /** The sources that could not answer. */
@@ -349,6 +351,7 @@ export function describeVoter(parameters: DescribeVoterParameters): VoterWords {
   }
   const missing = asked.filter((credential) => credential !== 'passport' && !telling.some((verdict) => verdict.credential === credential))
   if (missing.length > 0 && telling.length === 0) {
+    if (missing.length > 1) steps.push({ text: parameters.match === 'all' ? `Get every one of these Human ID credentials: the space asks for all of them.` : `Get any one of these Human ID credentials: one is enough.` })
     for (const credential of missing) steps.push({ text: `${credentialName(credential)}: get this credential in Human ID\u2019s app (it mints it on Optimism).`, url: humanIdAppLink(credential) })
   }
   // Passport's own step only when it answered, or when it was not asked (Human ID did not hold): an

@@ -5,7 +5,7 @@
  * Either way the rows only name candidates; the verifier confirms each one on-chain at the block.
  */
 import type { Address } from 'viem'
-import { collectAttestationListing, type ListingPageLike } from '../http/listing.js'
+import { collectAttestationListing, uniqueListedRows, type ListingPageLike } from '../http/listing.js'
 import { InvalidParameterError } from '../errors/index.js'
 import { isMalformedAttestationRow, type MalformedAttestationRow } from '../schemas/attestation.js'
 import { runBounded } from '../chain/multicall.js'
@@ -95,6 +95,8 @@ export function parseAttestationLookup(value: unknown, index: AttestationIndex |
  * address; with one address it reads E8 only.
  *
  * @throws {InvalidParameterError} when the index answers something that is not rows.
+ * @throws {ResponseValidationError} for two different rows under one attestation id (the one rule
+ *   for duplicated rows), whichever way the index was read.
  * @throws {PaginationLimitError} / {@link ResponseValidationError} / {@link HttpRequestError} as the index answers.
  */
 export async function findCleanHandsRows(parameters: FindCleanHandsRowsParameters): Promise<FindCleanHandsRowsReturnType> {
@@ -106,7 +108,7 @@ export async function findCleanHandsRows(parameters: FindCleanHandsRowsParameter
       if (!Array.isArray(answer)) {
         throw new InvalidParameterError({ parameter: 'attestationIndex', reason: `getAttestations({ address: ${address} }) did not return an array of rows.` })
       }
-      return answer as readonly (CleanHandsRow | MalformedAttestationRow)[]
+      return uniqueListedRows(answer as readonly (CleanHandsRow | MalformedAttestationRow)[], `attestation index rows of ${address}`)
     }),
     summary: { path: 'address', addresses: addresses.length, ...(probed ? { probed } : {}) },
   })

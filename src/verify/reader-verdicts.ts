@@ -251,7 +251,7 @@ function classify(judge: Judge, address: Address, circuit: HumanIdIssuerCircuit,
   const expected = { actionId: judge.actionId, issuer: judge.network.issuers[circuit] }
   const input = readerSbtReads(sbt, judge.block.timestamp, address, expected)
   if (!input) throw chainReadError(errorContext(judge, address), `The reader skipped the ${circuit} SBT.`)
-  const verdict = sbtRules.classifySbt({ ...input, blockTimestamp: judge.block.timestamp, actionId: expected.actionId, issuer: expected.issuer, recipient: BigInt(address) })
+  const verdict = sbtRules.classifySbt({ ...input, blockTimestamp: judge.block.timestamp, actionId: expected.actionId, issuer: expected.issuer })
   if (verdict.status !== 'classified') {
     const details = verdict.status === 'inconsistent' ? verdict.details : `it needs ${verdict.status === 'needs-owners' ? 'sbtOwners' : 'the block timestamp'}`
     throw chainReadError(errorContext(judge, address), `The Human ID Hub contradicts itself on the ${circuit} SBT: ${details}`)
@@ -319,6 +319,7 @@ function judgeCleanHands(judge: Judge, read: ReaderVoter, rows: readonly (CleanH
       revoked: (flags & 8) !== 0,
       ...(found.validUntil === undefined ? {} : { validUntil: found.validUntil }),
       recipient: (flags & 32) !== 0,
+      ...(flags & 128 ? { reverted: true as const } : {}),
       reason: onchain,
     }
     return { row: rowReason, onchain, validUntil: input.attestation.validUntil }

@@ -31,9 +31,9 @@ export type SbtClassification = rules.SbtClassification
  *
  * - `getSBT` succeeded: revoked, then expired (`expiry < blockTimestamp`, as the Hub's own check;
  *   skipped when the timestamp is not given, since the Hub's `getSBT` made that check at the block),
- *   then `publicValues[4] == issuer`, then `publicValues[2] == actionId`, then
- *   `publicValues[1] == recipient` (the subject); otherwise valid until `expiry`. A missing public
- *   value never matches.
+ *   then `publicValues[4] == issuer`, then `publicValues[2] == actionId`; otherwise valid until
+ *   `expiry`. A missing public value never matches. `publicValues[1]` is no condition: Human ID's
+ *   own checks never read it, and only for gov-id is it shown to hold the recipient.
  * - `getSBT` reverted: `sbtOwners` decides: revoked; expiry 0 (never set) is none; `expiry <
  *   blockTimestamp` is expired. A live, unrevoked SBT whose `getSBT` reverted is inconsistent.
  *   Without the timestamp that last step answers `needs-timestamp`.
@@ -46,7 +46,6 @@ export type SbtClassification = rules.SbtClassification
  *   blockTimestamp: 1_700_000_000n,
  *   actionId: 123456789n,
  *   issuer,
- *   recipient: 0n,
  * }) // { status: 'classified', reason: 'valid', expiresAt: 1800000000n }
  */
 export function classifySbt(parameters: ClassifySbtParameters): SbtClassification {

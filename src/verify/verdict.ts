@@ -102,6 +102,11 @@ export type ReaderAttestationEvidence = Pick<AttestationEvidence, 'attestationId
         validUntil?: bigint | undefined
         /** `recipients[0]` is the ABI string of the address (any letter case). */
         recipient: boolean
+        /**
+         * `getAttestation` reverted (an id Sign Protocol does not hold at the block): this
+         * attestation alone is unconfirmed (reason `none`); the voter's other rows still count.
+         */
+        reverted?: true | undefined
         reason: OnchainCleanHandsReason
       }
     | undefined

@@ -87,8 +87,7 @@ export function judgeSbt(sbt: ReaderSbt, at: bigint, voter, circuit, actionId) {
     ...reads,
     blockTimestamp: at,
     actionId,
-    issuer,
-    recipient: BigInt(voter)
+    issuer
   });
   if (verdict.status !== 'classified') {
     throw new Error(

@@ -21,11 +21,14 @@ pragma solidity ^0.8.28;
 ///   scores leaves `expiries` off. Flags: 1 read, 2 getSBT succeeded,
 ///   4 revoked, 8 expiry before block.timestamp, 16 (getSBT) five public values or more /
 ///   (sbtOwners) expiry 0, 32 publicValues[4] is the issuer, 64 publicValues[2] is the action id,
-///   128 publicValues[1] is the voter, 256 permanent store read, 512 the store says unique;
+///   128 publicValues[1] is the voter (evidence only: Human ID's checks never read [1], so it is
+///   no condition of validity), 256 permanent store read, 512 the store says unique;
 /// - per attestation asked: 1 byte of flags; with `ask.expiries`, 7 bytes: the flags, then its
 ///   validUntil in 6 bytes (at most 2^48 - 1). Flags: 1 exists, 2 schema id as expected, 4 attester as expected, 8 revoked,
 ///   16 validUntil after block.timestamp, 32 recipients[0] is the ABI string of the given
-///   recipient (any letter case), 64 recipients[0] is not an ABI string at offset 32;
+///   recipient (any letter case), 64 recipients[0] is not an ABI string at offset 32, 128
+///   getAttestation reverted (an id Sign Protocol does not hold: that attestation alone is
+///   unconfirmed, the call goes on);
 /// - with a Passport decoder, per voter 9 bytes: its getScore (readPassports).
 contract HumanIdReader {
     struct SBT {
@@ -273,7 +276,7 @@ contract HumanIdReader {
                 if (values[2] == ask.actionId) flags |= 64;
                 if (values[1] == uint256(uint160(voter))) flags |= 128;
             }
-            valid = flags == 243;
+            valid = (flags & 127) == 115;
         } catch {
             bool revoked;
             (expiry, revoked) = Hub(ask.hub).sbtOwners(
@@ -291,15 +294,20 @@ contract HumanIdReader {
         uint64 id,
         address recipient
     ) private view returns (uint8 flags, uint64 validUntil) {
-        Attestation memory a = Sign(cleanHands.signProtocol).getAttestation(id);
-        validUntil = a.validUntil;
-        if (a.attestTimestamp != 0 || a.attester != address(0)) flags |= 1;
-        if (a.schemaId == cleanHands.schemaId) flags |= 2;
-        if (a.attester == cleanHands.attester) flags |= 4;
-        if (a.revoked) flags |= 8;
-        if (a.validUntil > block.timestamp) flags |= 16;
-        if (a.recipients.length > 0) {
-            flags |= namesRecipient(a.recipients[0], recipient);
+        try Sign(cleanHands.signProtocol).getAttestation(id) returns (
+            Attestation memory a
+        ) {
+            validUntil = a.validUntil;
+            if (a.attestTimestamp != 0 || a.attester != address(0)) flags |= 1;
+            if (a.schemaId == cleanHands.schemaId) flags |= 2;
+            if (a.attester == cleanHands.attester) flags |= 4;
+            if (a.revoked) flags |= 8;
+            if (a.validUntil > block.timestamp) flags |= 16;
+            if (a.recipients.length > 0) {
+                flags |= namesRecipient(a.recipients[0], recipient);
+            }
+        } catch {
+            flags = 128;
         }
     }
 

@@ -65,8 +65,7 @@ export type SbtReason =
   | 'expired'
   | 'revoked'
   | 'wrong-action'
-  | 'wrong-issuer'
-  | 'wrong-recipient';
+  | 'wrong-issuer';
 
 /** The parts of a `getSBT` answer the rule reads. */
 export type SbtCallResult =
@@ -96,8 +95,6 @@ export type ClassifySbtParameters = {
   actionId: bigint;
   /** The issuer `publicValues[4]` must equal (as integers). */
   issuer: bigint;
-  /** The subject as an integer (`BigInt(address)`): `publicValues[1]` must equal it. */
-  recipient: bigint;
 };
 
 /**
@@ -115,8 +112,9 @@ export type SbtClassification =
 /**
  * Classifies one SBT read at a block.
  * - `getSBT` succeeded: revoked, then expired (`expiry < blockTimestamp`, when given), then
- *   `publicValues[4] == issuer`, `publicValues[2] == actionId`, `publicValues[1] == recipient`;
- *   otherwise valid until `expiry`. A missing public value never matches.
+ *   `publicValues[4] == issuer`, `publicValues[2] == actionId`; otherwise valid until `expiry`.
+ *   A missing public value never matches. `publicValues[1]` is no condition: Human ID's checks
+ *   never read it, and what it holds is documented only for gov-id.
  * - `getSBT` reverted: `sbtOwners` decides: revoked; expiry 0 is none; `expiry < blockTimestamp`
  *   is expired; a live, unrevoked SBT is inconsistent.
  * - When both reads are given they must agree on expiry and revocation.
@@ -124,7 +122,7 @@ export type SbtClassification =
 export function classifySbt(
   parameters: ClassifySbtParameters
 ): SbtClassification {
-  const { getSBT, blockTimestamp, actionId, issuer, recipient } = parameters;
+  const { getSBT, blockTimestamp, actionId, issuer } = parameters;
   const owners = parameters.sbtOwners;
   if (getSBT.status === 'success') {
     if (
@@ -145,9 +143,6 @@ export function classifySbt(
     }
     if (getSBT.publicValues[2] !== actionId) {
       return { status: 'classified', reason: 'wrong-action' };
-    }
-    if (getSBT.publicValues[1] !== recipient) {
-      return { status: 'classified', reason: 'wrong-recipient' };
     }
     return { status: 'classified', reason: 'valid', expiresAt: getSBT.expiry };
   }

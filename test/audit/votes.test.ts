@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { parseVotes, latestVotePerVoter } from '../../src/audit/votes.js'
-import { VotesFileError } from '../../src/errors/audit.js'
+import { SnapshotHubError, VotesFileError } from '../../src/errors/audit.js'
 import { failure } from '../helpers/async.js'
 
 const a = '0x52908400098527886E0F7030069857D2E4169EE7'
@@ -111,5 +111,29 @@ describe('latestVotePerVoter', () => {
     expect(votes.map((vote) => vote.id)).toEqual(['other', 'second'])
     expect(votes.reduce((total, vote) => total + vote.votingPower, 0)).toBe(503)
     expect(duplicates).toBe(1)
+  })
+
+  test('two different votes of one voter at the same latest time are an error naming the source and the voter, in either order', () => {
+    const a = '0x52908400098527886E0F7030069857D2E4169EE7' as const
+    const one = { voter: a, choice: 1, votingPower: 10, created: 200, id: 'one' }
+    const two = { voter: a.toLowerCase() as typeof a, choice: 2, votingPower: 500, created: 200, id: 'two' }
+    for (const votes of [[one, two], [two, one]]) {
+      let error: unknown
+      try {
+        latestVotePerVoter(votes, { source: 'https://hub.snapshot.org/graphql' })
+      } catch (caught) {
+        error = caught
+      }
+      expect(error).toBeInstanceOf(SnapshotHubError)
+      expect((error as SnapshotHubError).url).toBe('https://hub.snapshot.org/graphql')
+      expect((error as SnapshotHubError).shortMessage).toContain(`voter ${a} has two different votes at the same time`)
+    }
+  })
+
+  test('the same vote under two ids and casings counts once, the same one whatever the order', () => {
+    const a = '0x52908400098527886E0F7030069857D2E4169EE7' as const
+    const one = { voter: a, choice: 1, votingPower: 10, created: 200, id: 'one' }
+    const two = { ...one, voter: a.toLowerCase() as typeof a, id: 'two' }
+    for (const votes of [[one, two], [two, one]]) expect(latestVotePerVoter(votes)).toEqual({ votes: [one], duplicates: 1 })
   })
 })

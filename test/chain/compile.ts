@@ -18,9 +18,9 @@ const testContractsDir = join(repositoryRoot, 'test/contracts')
 const cacheDir = join(repositoryRoot, '.tmp/solc')
 
 /** The local chain's contracts (contracts/) and the test-only ones (test/contracts/). */
-export type ContractName = keyof typeof localChainArtifacts | 'InconsistentHub' | 'TestSmartWallet'
+export type ContractName = keyof typeof localChainArtifacts | 'InconsistentHub' | 'TestSmartWallet' | 'CountedSignProtocol'
 
-const testOnly = ['InconsistentHub', 'TestSmartWallet'] as const
+const testOnly = ['InconsistentHub', 'TestSmartWallet', 'CountedSignProtocol'] as const
 
 let compiled: Promise<Record<ContractName, CompiledContract>> | undefined
 

@@ -160,3 +160,54 @@ describe('readReaderVerdicts', () => {
     expect(seen).toEqual({})
   })
 })
+
+describe('a reverting getAttestation (issue #27, point 7)', () => {
+  it('fails alone: an id below Sign Protocol\'s initial counter is that attestation unconfirmed (reverted, none); every other voter is answered', async () => {
+    const local = await TestChain.start()
+    // Optimism's registry reverts for ids below its initial counter; the local one answers zeros.
+    await local.provider.request({ method: 'hardhat_setCode', params: [optimismNetwork.contracts.signProtocol!, local.artifacts.CountedSignProtocol.deployedBytecode] } as never)
+    const { timestamp } = await local.latest()
+    const future = timestamp + 365n * day
+    const [withBadRow, onlyBadRow, honest] = [freshAddress(), freshAddress(), freshAddress()]
+    const listed: AttestationRow[] = []
+    for (const [id, address] of [[0x1001n, withBadRow], [0x1002n, honest]] as const) {
+      await local.attest({ attestationId: id, recipient: address, validUntil: future })
+      listed.push(indexRow(id, address, future))
+    }
+    // Ids the index names but the registry never assigned (below its counter of 0x1000).
+    listed.push(indexRow(0x65n, withBadRow, future), indexRow(0x66n, onlyBadRow, future))
+    const block = (await local.mine(timestamp + 100n)).blockNumber
+    const app = createAttestationIndexApp({ attestations: () => listed })
+    const localIndex = createAttestationIndexClient({ baseUrl: 'http://index.local', retry: false, fetch: async (input, init) => app.fetch(new Request(input, init)) })
+    const addresses = [withBadRow, onlyBadRow, honest]
+    const found = await findCleanHandsRows({ index: localIndex, addresses: addresses.map((address) => address.toLowerCase() as Address), schemaId: 'onchain_evm_10_0x8', attester: attesterLower, lookup: 'address', concurrency: 4 })
+    const read = await readReaderVerdicts({ client: local.client, network: optimismNetwork, addresses, credentials: ['clean-hands'], actionId: 123456789n, blockNumber: block, cleanHands: { rows: found.rows, lookup: 'address' } })
+    const verdict = (address: Address) => read.verdicts.get(address)![0]!
+    expect([withBadRow, onlyBadRow, honest].map((address) => [verdict(address).valid, verdict(address).reason])).toEqual([
+      [true, 'valid'],
+      [false, 'none'],
+      [true, 'valid'],
+    ])
+    const reads = (verdict(onlyBadRow).evidence as { reads: { kind: string; onchain?: { reverted?: boolean; reason: string } }[] }).reads
+    expect(reads.find((entry) => entry.kind === 'reader-attestation')?.onchain).toMatchObject({ reverted: true, reason: 'none', exists: false })
+  })
+})
+
+describe('publicValues[1] is no condition (issue #27, point 3)', () => {
+  it.each(['gov-id', 'phone', 'biometrics', 'zk-passport'] as const)('%s: an SBT whose publicValues[1] holds something else is valid, through the reader and verifyCredentials alike; the evidence still says so', async (circuit) => {
+    const { timestamp } = await chain.latest()
+    const future = timestamp + 365n * day
+    const holder = freshAddress()
+    // [1] holds another address (for the zk-passport SBT, what gov-id falls back on).
+    await chain.setSBT(holder, optimismNetwork.circuitIds[circuit], future, [future, BigInt(freshAddress()), 123456789n, 7n, optimismNetwork.issuers[circuit]])
+    const block = (await chain.mine()).blockNumber
+    const credential = circuit === 'zk-passport' ? 'gov-id' : circuit
+    const read = await readReaderVerdicts({ client: chain.client, network: optimismNetwork, addresses: [holder], credentials: [credential], actionId: 123456789n, blockNumber: block })
+    const mine = read.verdicts.get(holder)![0]!
+    expect([mine.valid, mine.reason]).toEqual([true, 'valid'])
+    const sbt = (mine.evidence as { reads: { kind: string; circuit?: string; publicValues?: { subject: boolean } }[] }).reads.find((entry) => entry.kind === 'reader-sbt' && entry.circuit === circuit)
+    expect(sbt?.publicValues).toEqual({ issuer: true, actionId: true, subject: false })
+    const reference = await verifyCredentials(chain.client, { network: 10, addresses: [holder], credentials: [credential], blockNumber: block })
+    expect(reference.results[holder.toLowerCase() as Address]![credential]).toMatchObject({ valid: true, reason: 'valid' })
+  })
+})

@@ -122,7 +122,7 @@ describe('personhood verify', () => {
     expect(text).not.toContain('by no source')
     expect(text).toMatch(/^Eligible: no\. Not counted: /m)
     expect(text).toContain('Why:\n  - Government ID, Phone, Biometrics and Clean hands: not found: this address held none of them at the snapshot.\n  - Passport score: ')
-    expect(text).toMatch(/Next:\n {2}- Government ID: get this credential in Human ID’s app \(it mints it on Optimism\)\. https:\/\/id\.human\.tech\/gov-id/)
+    expect(text).toMatch(/Next:\n {2}- Get any one of these Human ID credentials: one is enough\.\n {2}- Government ID: get this credential in Human ID’s app \(it mints it on Optimism\)\. https:\/\/id\.human\.tech\/gov-id/)
     expect(text).toContain('https://app.passport.xyz')
   }, 120_000)
 

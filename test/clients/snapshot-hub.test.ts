@@ -117,6 +117,20 @@ describe('Snapshot hub client', () => {
     expect(error).toMatchObject({ name: 'ResponseValidationError' })
   })
 
+  test('one vote id read twice with different contents is a SnapshotHubError; read twice the same (any casing), it counts once', async () => {
+    const vote = { id: 'vote-1', voter: voter(1), choice: 1, vp: 10, created: 1700000000, reason: '' }
+    const answer = (votes: unknown[]) => nock(hub).post('/graphql').reply(200, { data: { votes } })
+    const client = createSnapshotHubClient({ ...fastTransport })
+    answer([vote, { ...vote, vp: 0 }])
+    const error = await failure(client.getVotes({ proposal: proposalId }))
+    expect(error.name).toBe('SnapshotHubError')
+    expect(error.shortMessage).toBe(
+      `The Snapshot hub could not answer: vote vote-1 of 0x0000000000000000000000000000000000000001 was read twice with different contents (page 1): which one the hub holds cannot be told.`,
+    )
+    answer([{ ...vote, voter: voter(1).toUpperCase().replace('0X', '0x') }, { ...vote, voter: voter(1) }])
+    expect(await client.getVotes({ proposal: proposalId })).toHaveLength(1)
+  })
+
   test('a malformed proposal id or hub URL is refused before any request', async () => {
     const error = await failure(createSnapshotHubClient({ ...fastTransport }).getProposal({ id: 'not-an-id!' }))
     expect(error).toMatchObject({ name: 'InvalidParameterError', parameter: 'proposal' })

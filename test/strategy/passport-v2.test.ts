@@ -413,6 +413,58 @@ describe('a failing source (faults injected with nock)', () => {
     expect(error.shortMessage).toContain(`lists ${carol} twice (again on page 2): it shifted while it was read`)
   })
 
+  describe('duplicated rows (issue #27: one rule for duplicates)', () => {
+    const scoreOf = (answer: unknown) => Object.values((answer as { scores: Record<string, number> }).scores)
+    const history = (address: string, score: string) => ({
+      address: address.toLowerCase(),
+      score,
+      passing_score: Number(score) >= 20,
+      threshold: '20.00000',
+      last_score_timestamp: new Date((at - 5) * 1000).toISOString(),
+      expiration_timestamp: null,
+      error: null,
+      stamps: {},
+    })
+
+    test('by address: two different rows for the voter are an error naming the source and the voter, in either order', async () => {
+      for (const items of [[{ ...row(alice, at - 10), score: '0.000000000' }, row(alice, at - 10)], [row(alice, at - 10), { ...row(alice, at - 10), score: '0.000000000' }]]) {
+        nock(api).get('/registry/score/7').query(true).reply(200, { items, count: 2 })
+        const error = await failure(runNocked([alice]))
+        expect(error).toBeInstanceOf(StrategySourceError)
+        expect(error.source).toBe(passportSourceNames.byAddress)
+        expect(error.addresses).toEqual([alice])
+        expect(error.shortMessage).toBe(`${passportSourceNames.byAddress} answered two different rows for ${alice}: which one is true cannot be told, so no score is given.`)
+      }
+    })
+
+    test('by address: the same row twice, under two casings, counts once', async () => {
+      nock(api).get('/registry/score/7').query(true).reply(200, { items: [row(alice, at - 10), { ...row(alice, at - 10), address: alice }], count: 2 })
+      expect(scoreOf(await runNocked([alice]))).toEqual([1])
+    })
+
+    test('listing: one page naming a voter twice with different scores is an error, in either order', async () => {
+      for (const items of [[row(alice, at - 10), row(bob, at - 10), { ...row(alice, at - 10), score: '0.000000000' }], [{ ...row(alice, at - 10), score: '0.000000000' }, row(bob, at - 10), row(alice, at - 10)]]) {
+        nock(api).get('/registry/score/7').query(true).reply(200, { items, count: 3 })
+        const error = await failure(runNocked([alice, bob]))
+        expect(error).toBeInstanceOf(StrategySourceError)
+        expect(error.source).toBe(passportSourceNames.listing)
+        expect(error.addresses).toEqual([alice])
+      }
+    })
+
+    test('history: two different records for the voter are an error; the same one twice counts once', async () => {
+      nock(api).get('/registry/score/7').query(true).reply(200, { items: [row(bob, at + 10)], count: 1 })
+      nock(api).get(`/v2/stamps/7/score/${bob.toLowerCase()}/history`).query(true).reply(200, { items: [history(bob, '0.00000'), history(bob, '25.00000')] })
+      const error = await failure(runNocked([bob]))
+      expect(error).toBeInstanceOf(StrategySourceError)
+      expect(error.source).toBe(passportSourceNames.history)
+      expect(error.addresses).toEqual([bob])
+      nock(api).get('/registry/score/7').query(true).reply(200, { items: [row(bob, at + 10)], count: 1 })
+      nock(api).get(`/v2/stamps/7/score/${bob.toLowerCase()}/history`).query(true).reply(200, { items: [history(bob, '25.00000'), history(bob.toUpperCase().replace('0X', '0x'), '25.00000')] })
+      expect(scoreOf(await runNocked([bob]))).toEqual([1])
+    })
+  })
+
   test('a history answer computed after the snapshot is refused', async () => {
     nock(api).get('/registry/score/7').query(true).reply(200, { items: [row(bob, at + 10)], count: 1 })
     nock(api)

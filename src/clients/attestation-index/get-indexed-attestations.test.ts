@@ -135,6 +135,29 @@ describe('clean-hands rule on the index rows', () => {
   })
 })
 
+describe('duplicated rows (issue #27: one rule for duplicates)', () => {
+  test('two different rows under one attestation id are an error naming the id, in either order; the same row twice counts once', async () => {
+    for (const rows of [[row(2), row(2, { revoked: true }), row(1)], [row(2, { revoked: true }), row(1), row(2)]]) {
+      nock(host).get(path).query({ page: '1' }).reply(200, { data: { page: 1, size: 10, total: 2, rows } })
+      const error = (await failure(getIndexedAttestations(client(), { address }))) as ResponseValidationError
+      expect(error).toBeInstanceOf(ResponseValidationError)
+      expect(error.issues[0]?.message).toBe(`The index answered two different rows for attestation 0x1a2d (recipients ${address}): which one is true cannot be told. Read it again.`)
+    }
+    nock(host).get(path).query({ page: '1' }).reply(200, { data: { page: 1, size: 10, total: 2, rows: [row(2), row(1), row(2)] } })
+    expect(await getIndexedAttestations(client(), { address })).toEqual([row(2), row(1)])
+  })
+
+  test('the listing by schema and attester follows the same rule', async () => {
+    const { listed, listing, listingPath } = await import('../../../test/fixtures/attestation-index.js')
+    for (const rows of [[listed(2), listed(1), { ...listed(2), revoked: true }], [{ ...listed(2), revoked: true }, listed(1), listed(2)]]) {
+      nock(host).get(listingPath).query(true).reply(200, { data: { page: 1, size: 100, total: 2, rows } })
+      const error = (await failure(client().listAttestations(listing))) as ResponseValidationError
+      expect(error).toBeInstanceOf(ResponseValidationError)
+      expect(error.issues[0]?.message).toContain('two different rows for attestation')
+    }
+  })
+})
+
 describe('a garbled row', () => {
   test('is kept as malformed (with what is wrong), not fatal: the other rows still come', async () => {
     nock(host)

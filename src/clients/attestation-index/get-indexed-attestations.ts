@@ -1,6 +1,6 @@
 /** E8 of the attestation index, every page: an address's attestations, each once. */
 import { ResponseValidationError } from '../../errors/index.js'
-import { listedAttestationId } from '../../http/listing.js'
+import { uniqueListedRows } from '../../http/listing.js'
 import { normalizeAddress } from '../../utils/address.js'
 import type { AttestationIndexContext } from './context.js'
 import {
@@ -37,23 +37,17 @@ export async function getIndexedAttestations(
   client: AttestationIndexContext,
   parameters: GetIndexedAttestationsParameters,
 ): Promise<GetIndexedAttestationsReturnType> {
-  const rows: IndexedAttestationRow[] = []
-  const seen = new Set<string>()
+  const read: IndexedAttestationRow[] = []
   let total: number | undefined
   let pages = 0
   for await (const page of iterateIndexedAttestationPages(client, parameters)) {
     pages++
     total ??= page.total
-    for (const row of page.items) {
-      // Pages that shifted while read list a row twice: it is kept once, and counted against the total below.
-      const id = listedAttestationId(row)
-      if (id !== undefined) {
-        if (seen.has(id)) continue
-        seen.add(id)
-      }
-      rows.push(row)
-    }
+    read.push(...page.items)
   }
+  // Pages that shifted while read list a row twice: it is kept once (a different row under the same
+  // id is an error), and counted against the total below.
+  const rows = uniqueListedRows(read, client.transport.buildUrl(`/api/scan/addresses/${normalizeAddress(parameters.address)}/attestations`, {}))
   if (total !== undefined && rows.length < total) {
     const address = normalizeAddress(parameters.address)
     throw new ResponseValidationError({

@@ -184,17 +184,17 @@ function sbtVerdictAt(records: readonly Verification[], circuit: HumanIdIssuerCi
   // No SBT: the Hub reverts and shows none (what classifySbt says of hubReadsAt(undefined)).
   if (!current) return { reason: 'none' }
   const sbt = sbtOf(current)
-  return judgeSbtAt(sbt, { at: parameters.at, actionId: parameters.actionId, issuer, recipient: sbt.publicValues[1] ?? BigInt(current.address) })
+  return judgeSbtAt(sbt, { at: parameters.at, actionId: parameters.actionId, issuer })
 }
 
 /**
  * The verifier's verdict ({@link classifySbt}) on an SBT at time `at`, from what its chain answers
  * then ({@link hubReadsAt}): revoked by then, then expired (`expiry < at`: an expiry equal to `at`
- * still counts), then the issuer, the action id and the recipient.
+ * still counts), then the issuer and the action id.
  */
-function judgeSbtAt(sbt: HubSbt, parameters: { at: number; actionId: bigint; issuer: bigint; recipient: bigint }): SbtVerdict {
-  const { at, actionId, issuer, recipient } = parameters
-  const verdict = classifySbt({ ...hubReadsAt(sbt, at), blockTimestamp: BigInt(at), actionId, issuer, recipient })
+function judgeSbtAt(sbt: HubSbt, parameters: { at: number; actionId: bigint; issuer: bigint }): SbtVerdict {
+  const { at, actionId, issuer } = parameters
+  const verdict = classifySbt({ ...hubReadsAt(sbt, at), blockTimestamp: BigInt(at), actionId, issuer })
   // The reads are consistent by construction: an SBT whose getSBT reverts is revoked, expired or absent.
   if (verdict.status !== 'classified') throw new Error(`internal: the Hub stand-in answered an SBT the rule calls ${verdict.status}`)
   return verdict
@@ -368,7 +368,7 @@ export function evaluateCleanHands(
     if (recordKey !== key || record.issuedAt > now) return false
     // The world keeps no recipient or issuer of these SBTs (see cleanHandsSbtOf): the record is the address's own.
     const sbt = cleanHandsSbtOf(record)
-    return judgeSbtAt(sbt, { at: now, actionId, issuer: 0n, recipient: 0n }).reason === 'valid'
+    return judgeSbtAt(sbt, { at: now, actionId, issuer: 0n }).reason === 'valid'
   })
   return holds ? { valid: true, source: 'sbt' } : { valid: false }
 }

@@ -189,6 +189,7 @@ export async function checkVoter(input: VoterCheckInput, parameters: CheckVoterP
     eligible,
     method: explanation?.method ?? null,
     ...(Array.isArray(options.credentials) ? { credentials: options.credentials as string[] } : {}),
+    match: options.match === 'all' ? 'all' : 'any',
     passport: rule.passport,
     ...(typeof options.threshold === 'number' ? { threshold: options.threshold } : {}),
     ...(options.actionId === undefined ? {} : { actionId: String(options.actionId) }),

@@ -18,7 +18,7 @@ export function slot(network: NetworkConstants, circuit: SbtCredential | 'zk-pas
 
 export function judge(sbt: SbtSlot, subject: Address, actionId: bigint, blockTimestamp: bigint | undefined): SbtClassification {
   if (!sbt.getSBT) throw new Error('internal: getSBT was not read')
-  return classifySbt({ getSBT: sbt.getSBT, sbtOwners: sbt.sbtOwners, blockTimestamp, actionId, issuer: sbt.issuer, recipient: BigInt(subject) })
+  return classifySbt({ getSBT: sbt.getSBT, sbtOwners: sbt.sbtOwners, blockTimestamp, actionId, issuer: sbt.issuer })
 }
 
 /** Final verdict on one SBT slot after both rounds; an inconsistency is an error, never a guess. */

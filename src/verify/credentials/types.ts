@@ -19,7 +19,7 @@ import type { SbtReason } from '../sbt.js'
  * found), `legacy` (valid through a permanent store: no expiry, no revocation), or the clean-hands
  * checks that failed.
  */
-export type CredentialReason = SbtReason | 'legacy' | 'wrong-attester' | 'wrong-schema' | 'malformed'
+export type CredentialReason = SbtReason | 'legacy' | 'wrong-attester' | 'wrong-schema' | 'wrong-recipient' | 'malformed'
 
 /** A Hub SBT read: the contract, the call, and what it answered. */
 export type SbtEvidence = {
