@@ -23,7 +23,7 @@ import type { InnerStrategy, InnerStrategyRegistry, StrategyRuntime } from './co
 import { readSource } from './deadline.js'
 import { defineStrategy, runStrategy, untilAborted, type StrategyDefinition } from './define.js'
 import { humanIdStrategy } from './human-id.js'
-import { humanVerificationOptionsSchema, humanVerificationStrategy, type HumanVerificationDetail, type HumanVerificationPrepared } from './human-verification.js'
+import { humanVerificationOptionsSchema, refinePassportSource, humanVerificationStrategy, type HumanVerificationDetail, type HumanVerificationPrepared } from './human-verification.js'
 import { passportV2Strategy } from './passport-v2.js'
 import { parseStrategyOptions, symbolOption } from './options.js'
 import type { ResolvedSnapshot, StrategyProvider } from './snapshot.js'
@@ -86,12 +86,14 @@ export const humanGatedOptionsSchema = z
         title: 'Weight of a passing Passport',
         description: "For voters Human ID did not verify: the share of their power a passing Passport gives. Default 1 (as Human ID); 0 turns the fallback off.",
       }),
+    passportSource: humanTest.passportSource,
     scorerId: humanTest.scorerId,
     threshold: humanTest.threshold,
     allowLiveScore: humanTest.allowLiveScore,
   })
   .strict()
   .superRefine((options, issues) => {
+    refinePassportSource(options, issues)
     if (options.mode === 'cap' && options.cap === undefined) issues.addIssue({ code: 'custom', path: ['cap'], message: 'Mode cap needs a cap (a positive number).' })
     if (options.mode !== 'cap' && options.cap !== undefined) issues.addIssue({ code: 'custom', path: ['cap'], message: `A cap is read only with mode cap (the mode is ${options.mode}).` })
   })
@@ -173,7 +175,7 @@ export const humanGatedStrategy = defineStrategy<HumanGatedOptions, HumanGatedDe
   prepare({ strategy, options, runtime }) {
     const inner = options.strategies.map((entry, index) => planInner({ strategy, entry, index, runtime }))
     const { mode: _mode, cap: _cap, strategies: _strategies, ...human } = options
-    const testOptions = { ...human, verifiedScore: 1, passportSource: 'api' as const }
+    const testOptions = { ...human, verifiedScore: 1 }
     const humanTest = humanVerificationStrategy.prepare!({ strategy, options: testOptions, runtime })
     return { ...options, inner, humanTest }
   },

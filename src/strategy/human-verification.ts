@@ -32,11 +32,17 @@ export const humanVerificationOptionsSchema = z
     allowLiveScore: passportFields.allowLiveScore,
   })
   .strict()
-  .superRefine((options, context) => {
-    if (options.passportSource !== 'onchain') return
-    if (options.scorerId !== undefined) context.addIssue({ code: 'custom', path: ['scorerId'], message: "scorerId belongs to the Passport API; passportSource onchain reads Passport's own model on chain." })
-    if (options.allowLiveScore) context.addIssue({ code: 'custom', path: ['allowLiveScore'], message: 'allowLiveScore belongs to the Passport API.' })
-  })
+  .superRefine(refinePassportSource)
+
+/** The API's options are refused with Passport's on-chain source (human-verification, human-gated). */
+export function refinePassportSource(
+  options: { passportSource?: 'api' | 'onchain' | undefined; scorerId?: unknown; allowLiveScore?: boolean | undefined },
+  context: z.RefinementCtx,
+): void {
+  if (options.passportSource !== 'onchain') return
+  if (options.scorerId !== undefined) context.addIssue({ code: 'custom', path: ['scorerId'], message: "scorerId belongs to the Passport API; passportSource onchain reads Passport's own model on chain." })
+  if (options.allowLiveScore) context.addIssue({ code: 'custom', path: ['allowLiveScore'], message: 'allowLiveScore belongs to the Passport API.' })
+}
 
 /** The options of `human-verification`, read. */
 export type HumanVerificationOptions = z.output<typeof humanVerificationOptionsSchema>
