@@ -7,14 +7,8 @@ import {
 } from './clean-hands';
 import { attestationsToConfirm } from './clean-hands-index';
 import { matchCredentials } from './fallback';
-import { hubAddresses, hubBlockAt, isOnHubClock } from './hub';
-import {
-  blockfinder,
-  judgeSbt,
-  offClock,
-  readChunk,
-  snapshotTime
-} from './hub-read';
+import { hubAddresses } from './hub';
+import { judgeSbt, readChunk, readFirst, snapshotTime } from './hub-read';
 import {
   planReaderChunks,
   readerBlock,
@@ -112,21 +106,10 @@ export async function verifyHumans(
   const { credentials, match, actionId, sandbox } = readOptions(options);
   const hubNetwork = sandbox ? '84532' : '10';
   const voters = [...new Set(addresses.map(address => getAddress(address)))];
-  // A space on another network: the hub chain's block at the snapshot's
-  // time, by the hub chain's clock (checked by the first read), else by
-  // score-api's blockfinder.
-  const away = network !== hubNetwork && snapshot !== 'latest';
   const hubProvider =
     network === hubNetwork ? provider : getProvider(hubNetwork);
+  const away = network !== hubNetwork && snapshot !== 'latest';
   const time = away ? await snapshotTime(network, provider, snapshot) : 0;
-  let blockTag = network === hubNetwork || !away ? snapshot : undefined;
-  if (away && !offClock.has(hubNetwork)) {
-    blockTag = hubBlockAt(hubNetwork, time);
-  }
-  const byClock = away && blockTag !== undefined;
-  if (away && blockTag === undefined) {
-    blockTag = await blockfinder(network, snapshot, provider, hubNetwork);
-  }
   const sbts = credentials.filter(c => c !== 'clean-hands');
   const ask = {
     hub: hubAddresses[hubNetwork],
@@ -166,33 +149,11 @@ export async function verifyHumans(
       at,
       `${chunks.indexOf(chunk) + 1} of ${chunks.length}`
     );
-  // Every chunk reads the same block: 'latest' is pinned by the first call.
-  let at = blockTag === 'latest' ? 'latest' : Number(blockTag);
-  let first = '';
-  let failure;
-  try {
-    first = await call(chunks[0], at);
-  } catch (err) {
-    if (!byClock) throw err;
-    failure = err;
-  }
-  if (byClock) {
-    // The clock's block must be where the clock says, at most one block time
-    // before the snapshot: else (the chain left its clock, or the block is
-    // not there yet) the blockfinder maps the snapshot, and the read is redone.
-    const read = first && readerBlock(first);
-    if (!read || !isOnHubClock(hubNetwork, read, time)) {
-      if (read && read.number === at) offClock.add(hubNetwork);
-      blockTag = await blockfinder(network, snapshot, provider, hubNetwork);
-      at = blockTag === 'latest' ? 'latest' : Number(blockTag);
-      try {
-        first = await call(chunks[0], at);
-      } catch (err: any) {
-        if (failure) err.message += ` (at the clock's block: ${failure})`;
-        throw err;
-      }
-    }
-  }
+  const first = await readFirst(
+    at => call(chunks[0], at),
+    away ? { network, snapshot, provider, hubNetwork, time } : undefined,
+    snapshot
+  );
   const block = readerBlock(first);
   const { number } = block;
   // At most PARALLEL calls at once: a node runs calls of tens of millions of
