@@ -137,6 +137,32 @@ export function indexRowsByVoter<R>(
   return byVoter;
 }
 
+/** Pages at most of a listing asked for one recipient: one address holds a few attestations. */
+export const recipientListingMaxPages = 2;
+
+/**
+ * Why a listing asked for `recipient` (its first page: `total`, `pages`, `rows`) is not read on
+ * (undefined: it is read whole): more pages than one address may take, as when the index ignores
+ * `recipient=` and lists the whole schema; the reason says so when its rows name other addresses.
+ */
+export function recipientListingProblem(
+  recipient: string,
+  first: { total: number; pages: number; rows: readonly unknown[] }
+): string | undefined {
+  if (first.pages <= recipientListingMaxPages) return undefined;
+  const others = first.rows.some(row => {
+    const named = (row as { recipients?: unknown } | null)?.recipients;
+    return (
+      Array.isArray(named) &&
+      !named.some(r => String(r).toLowerCase() === recipient.toLowerCase())
+    );
+  });
+  const ignored = others
+    ? '; its rows name other addresses: it ignores recipient='
+    : '';
+  return `the listing for recipient ${recipient} holds ${first.total} attestations on ${first.pages} pages, over the ${recipientListingMaxPages} pages one address may take${ignored}`;
+}
+
 /**
  * The order in which to read a listing's pages to find new rows when the index documents no
  * order: from both ends inwards (1, last, 2, last - 1, ...), so that new rows listed first or last

@@ -89,7 +89,9 @@ const tag = (block): number | string =>
  */
 export async function readFirst(
   read: (at: number | string) => Promise<string>,
-  away: { network; snapshot; provider; hubNetwork: string; time: number } | undefined,
+  away:
+    | { network; snapshot; provider; hubNetwork: string; time: number }
+    | undefined,
   snapshot
 ): Promise<string> {
   if (!away) return read(tag(snapshot));
