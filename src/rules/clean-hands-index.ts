@@ -1,10 +1,6 @@
 /**
- * Clean hands through the attestation index: what a listed row must be, which attestation it names,
- * which rows are one voter's, how a kept listing takes in new rows (in whatever order the index
- * lists them), and which reason a voter gets from all of its rows (the row rule, then the chain).
- *
- * It imports only other rules: `npm run strategies:rules` copies it verbatim into each score-api
- * folder that uses it. Written in score-api's prettier style; compiles under TypeScript 4.7.
+ * Clean hands through the attestation index: a listed row, the attestation it names, each voter's
+ * rows, a kept listing taking in new rows, and the reason a voter gets from all of its rows.
  */
 import { cleanHandsRowRank } from './clean-hands.js';
 import { rowFingerprint, uniqueRowsByAddress } from './rows.js';

@@ -1,10 +1,5 @@
 /**
- * Human ID's hubs and their chains' clocks: the Hub V3 addresses, and the exact block clock of the
- * OP Stack chains they live on, so a snapshot's time maps to the hub's block by arithmetic.
- *
- * It imports nothing: `npm run strategies:rules` copies it verbatim into each score-api folder that
- * uses it. Written in score-api's prettier style; compiles under TypeScript 4.7 (CommonJS) as under
- * the package's own settings.
+ * Human ID's hubs and their chains' exact clocks (OP Stack), and which hub block a snapshot reads.
  */
 
 /** A 0x-prefixed hex string (an address, a bytes32). */

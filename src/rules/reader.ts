@@ -1,9 +1,6 @@
 /**
- * The protocol of the deployless reader (strategies/human-id/reader.sol): its creation code, its
- * arguments, how voters are cut into calls, and its packed answer decoded into the rules' inputs
- * (./sbt.ts, ./clean-hands.ts, ./passport-onchain.ts). It reads and judges nothing. It imports
- * nothing: `npm run strategies:rules` copies it into the folders that use it. The layout of the
- * answer is documented in reader.sol; docs/strategies.md explains the reader.
+ * The deployless reader's protocol (reader.sol): its code and arguments, the voters cut into calls,
+ * and its packed answer decoded into the rules' inputs. The layout is documented in reader.sol.
  */
 
 /** Compiled from reader.sol by `npm run strategies:reader` (a test compares the bytes). */
@@ -44,7 +41,8 @@ export type ReaderLayout = {
 
 /**
  * One call's limits: a creation of at most 49,152 bytes (`input`) returning at most 24,576
- * (`bytes`), planned up to 50M gas (geth's eth_call cap) of which `call` for the call itself; at most `parallel` calls at once (snapshot.js gives each 25 s).
+ * (`bytes`), planned up to 50M gas (geth's eth_call cap) of which `call` for the call itself; at
+ * most `parallel` calls at once (snapshot.js gives each 25 s).
  */
 export const readerLimits = {
   bytes: 24576,
@@ -171,26 +169,6 @@ export function planReaderChunks(
   }
   chunks.push(chunk);
   return chunks;
-}
-
-/** Voters one call holds within its limits when none has an attestation to read. */
-export function readerVotersPerCall(layout: ReaderLayout): number {
-  const fits = (voters: number) => {
-    const next = plan(layout, voters, 0);
-    return (
-      next.gas <= readerLimits.gas &&
-      next.input <= readerLimits.input &&
-      next.bytes <= readerLimits.bytes
-    );
-  };
-  let low = 1;
-  let high = 65536;
-  while (low < high) {
-    const middle = Math.ceil((low + high) / 2);
-    if (fits(middle)) low = middle;
-    else high = middle - 1;
-  }
-  return low;
 }
 
 /** A chunk cut in two halves of its voters, each with its attestations. */

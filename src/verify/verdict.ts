@@ -22,6 +22,7 @@ import type { SbtReason } from './sbt.js'
 import { checkPassportScore, defaultPassportThreshold, type PassportReason } from './passport.js'
 import { RuleParameterError } from '../rules/errors.js'
 import * as rules from '../rules/fallback.js'
+import * as match from '../rules/match.js'
 
 /** What a verdict is about: a Human ID credential (gov-id, phone, biometrics, clean-hands) or a Passport score. */
 export type VerdictCredential = HumanCredential | 'passport'
@@ -558,7 +559,7 @@ export function matchCredentials(parameters: {
   credentials: readonly VerdictCredential[]
   match: 'any' | 'all'
 }): CredentialMatch {
-  return asParameterError(() => rules.matchCredentials(parameters) as CredentialMatch)
+  return asParameterError(() => match.matchCredentials(parameters) as CredentialMatch)
 }
 
 /** What {@link applyFallbackPolicy} answers for one address. */

@@ -1,15 +1,9 @@
 // Generated from personhood src/rules/clean-hands-index.ts
-// by `npm run strategies:rules`. Do not edit: change the source and run the
-// command again. The library, its reference server and this folder decide with
-// this same code, and a test fails when this copy differs from its source.
+// by `npm run strategies:rules`: change the source, not this copy.
 
 /**
- * Clean hands through the attestation index: what a listed row must be, which attestation it names,
- * which rows are one voter's, how a kept listing takes in new rows (in whatever order the index
- * lists them), and which reason a voter gets from all of its rows (the row rule, then the chain).
- *
- * It imports only other rules: `npm run strategies:rules` copies it verbatim into each score-api
- * folder that uses it. Written in score-api's prettier style; compiles under TypeScript 4.7.
+ * Clean hands through the attestation index: a listed row, the attestation it names, each voter's
+ * rows, a kept listing taking in new rows, and the reason a voter gets from all of its rows.
  */
 import { cleanHandsRowRank } from './clean-hands';
 import { rowFingerprint, uniqueRowsByAddress } from './rows';

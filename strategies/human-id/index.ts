@@ -6,7 +6,7 @@ import {
   signProtocolAddress
 } from './clean-hands';
 import { attestationsToConfirm } from './clean-hands-index';
-import { matchCredentials } from './fallback';
+import { matchCredentials } from './match';
 import { hubAddresses } from './hub';
 import { judgeSbt, readChunk, readFirst, snapshotTime } from './hub-read';
 import {

@@ -1,7 +1,5 @@
 // Generated from personhood src/rules/passport-onchain.ts
-// by `npm run strategies:rules`. Do not edit: change the source and run the
-// command again. The library, its reference server and this folder decide with
-// this same code, and a test fails when this copy differs from its source.
+// by `npm run strategies:rules`: change the source, not this copy.
 
 /**
  * Passport's scores on chain (shared/spec/field-notes.md §7.1): where the decoder sits per chain,
