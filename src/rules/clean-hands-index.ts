@@ -137,26 +137,43 @@ export function indexRowsByVoter<R>(
 export const recipientListingMaxPages = 2;
 
 /**
+ * The first row of a listing asked for `recipient` that names only others (-1: none): the index
+ * ignored `recipient=`. A row without a `recipients` array names no one and is left to the rule.
+ */
+export function foreignRecipientRow(
+  rows: readonly unknown[],
+  recipient: string
+): number {
+  const mine = recipient.toLowerCase();
+  return rows.findIndex(row => {
+    const named = (row as { recipients?: unknown } | null)?.recipients;
+    if (!Array.isArray(named)) return false;
+    return !named.some(n => typeof n === 'string' && n.toLowerCase() === mine);
+  });
+}
+
+/**
  * Why a listing asked for `recipient` (its first page: `total`, `pages`, `rows`) is not read on
- * (undefined: it is read whole): more pages than one address may take, as when the index ignores
- * `recipient=` and lists the whole schema; the reason says so when its rows name other addresses.
+ * (undefined: it is read whole): a row of another address (the filter ignored), or more pages
+ * than one address may take.
  */
 export function recipientListingProblem(
   recipient: string,
   first: { total: number; pages: number; rows: readonly unknown[] }
 ): string | undefined {
+  const other = foreignRecipientRow(first.rows, recipient);
+  if (other !== -1) {
+    const row = first.rows[other] as {
+      attestationId?: unknown;
+      recipients: unknown[];
+    };
+    const names = row.recipients.map(String).join(', ') || 'no one';
+    return `asked for the attestations of recipient ${recipient}, got attestation ${String(
+      row.attestationId
+    )} of ${names}: the index ignores recipient=`;
+  }
   if (first.pages <= recipientListingMaxPages) return undefined;
-  const others = first.rows.some(row => {
-    const named = (row as { recipients?: unknown } | null)?.recipients;
-    return (
-      Array.isArray(named) &&
-      !named.some(r => String(r).toLowerCase() === recipient.toLowerCase())
-    );
-  });
-  const ignored = others
-    ? '; its rows name other addresses: it ignores recipient='
-    : '';
-  return `the listing for recipient ${recipient} holds ${first.total} attestations on ${first.pages} pages, over the ${recipientListingMaxPages} pages one address may take${ignored}`;
+  return `the listing for recipient ${recipient} holds ${first.total} attestations on ${first.pages} pages, over the ${recipientListingMaxPages} pages one address may take`;
 }
 
 /**

@@ -70,7 +70,10 @@ async function voterRows(url: string, recipient: string) {
   const first = await indexPage(url, 1, recipient);
   const problem = recipientListingProblem(recipient, first);
   if (problem) throw new Error(`${SOURCE} ${url}: ${problem}`);
-  return first.rows.concat(await pagesAfter(url, first.pages, recipient));
+  const rows = first.rows.concat(await pagesAfter(url, first.pages, recipient));
+  const late = recipientListingProblem(recipient, { ...first, rows });
+  if (late) throw new Error(`${SOURCE} ${url}: ${late}`);
+  return rows;
 }
 
 // The whole listing. Warm: the kept rows and the new ones, read page by page
