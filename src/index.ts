@@ -369,15 +369,27 @@ export {
   defineStrategy,
   getStrategyJsonSchema,
   runStrategy,
+  type RunStrategyCallParameters,
   type RunStrategyErrorType,
+  type RunStrategyInputParameters,
   type RunStrategyParameters,
   type RunStrategyReturnType,
   type ScoreApiStrategy,
+  type StrategyAuditGate,
+  type StrategyAuditPlan,
   type StrategyDefinition,
   type StrategyPrepareParameters,
   type StrategyRun,
   type StrategyScoreParameters,
   validationJsonSchema,
+} from './strategy/index.js'
+export {
+  parseStrategyCall,
+  type ParseStrategyCallErrorType,
+  type ParseStrategyCallParameters,
+  prepareStrategyCall,
+  type StrategyCall,
+  type StrategyCallInput,
 } from './strategy/index.js'
 export {
   validateWithStrategy,
