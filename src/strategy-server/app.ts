@@ -13,6 +13,7 @@ import { redact } from '../utils/redact.js'
 import { scaleScore, StrategyServerRequestError, toErrorAnswer } from './answer.js'
 import { createStrategyServerMetrics, type StrategyServerMetrics } from './metrics.js'
 import { createStrategyScorer, readScoreCall, type AnyStrategyDefinition, type StrategyScorer } from './scorer.js'
+import { strategyServerDefaults } from './defaults.js'
 import { drainOnShutdown, requestLog, strategySecretCheck, type StrategyCallVariables } from './middleware.js'
 import { createMemoryAnswerStore, type AnswerStore } from './store.js'
 import { mountVoterPage, type VoterPageOptions } from './voter-page/index.js'
@@ -25,14 +26,13 @@ export const apiV2OptionNames = ['url', 'type', 'decimals', 'additionalParameter
 /** Largest `decimals` read (api-v2 passes it to formatUnits). */
 export const maxDecimals = 36
 
-/** Default most addresses a call. */
-export const defaultMaxAddresses = 20_000
+/** Default most addresses a call ({@link strategyServerDefaults}`.maxAddresses`). */
+export const defaultMaxAddresses = strategyServerDefaults.maxAddresses
 
-/** Default of {@link CreateStrategyServerOptions.answerWithinMs}: 18 s, inside api-v2's 20 s. */
-export const defaultAnswerWithinMs = 18_000
+/** Default of {@link CreateStrategyServerOptions.answerWithinMs}: 18 s, inside api-v2's 20 s ({@link strategyServerDefaults}`.answerWithinMs`). */
+export const defaultAnswerWithinMs = strategyServerDefaults.answerWithinMs
 
-/** Seconds a caller is told to wait (Retry-After) when its answer is still being computed. */
-const stillScoringRetrySeconds = 5
+const { stillScoringRetrySeconds } = strategyServerDefaults
 
 /** Options of {@link createStrategyServer}. */
 export type CreateStrategyServerOptions = {

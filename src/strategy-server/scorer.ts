@@ -19,6 +19,7 @@ import { runStrategy, type StrategyDefinition } from '../strategy/define.js'
 import { readSnapshotHeader, type StrategyProvider } from '../strategy/snapshot.js'
 import { stringifyJson } from '../utils/json.js'
 import { isConfigurationIssue, StrategyServerRequestError } from './answer.js'
+import { strategyServerDefaults } from './defaults.js'
 import type { AnswerStore } from './store.js'
 
 /** A strategy definition of any options, detail and prepared types (the server serves many). */
@@ -92,8 +93,8 @@ export type StrategyScorer = {
   idle(): Promise<void>
 }
 
-/** Default of {@link CreateStrategyScorerParameters.finalityMs}: 15 minutes. */
-export const defaultFinalityMs = 15 * 60 * 1000
+/** Default of {@link CreateStrategyScorerParameters.finalityMs}: 15 minutes ({@link strategyServerDefaults}`.finalityMs`). */
+export const defaultFinalityMs = strategyServerDefaults.finalityMs
 
 /**
  * Reads a call's strategy options, network, snapshot and addresses, once ({@link parseStrategyCall}),
@@ -221,7 +222,14 @@ type Group = {
  * @throws {InvalidParameterError} on a bad `finalityMs`, `batchWindowMs` or `maxBatch`.
  */
 export function createStrategyScorer(parameters: CreateStrategyScorerParameters): StrategyScorer {
-  const { store, now = Date.now, finalityMs = defaultFinalityMs, batchWindowMs = 5, maxBatchWaitMs = 250, maxBatch = 10_000 } = parameters
+  const {
+    store,
+    now = Date.now,
+    finalityMs = strategyServerDefaults.finalityMs,
+    batchWindowMs = strategyServerDefaults.batchWindowMs,
+    maxBatchWaitMs = strategyServerDefaults.maxBatchWaitMs,
+    maxBatch = strategyServerDefaults.maxBatch,
+  } = parameters
   if (!(finalityMs >= 0)) throw new InvalidParameterError({ parameter: 'finalityMs', reason: `Expected a number of ms, got ${String(finalityMs)}.` })
   if (!(maxBatchWaitMs >= 0)) throw new InvalidParameterError({ parameter: 'maxBatchWaitMs', reason: `Expected a number of ms, got ${String(maxBatchWaitMs)}.` })
   if (!(batchWindowMs >= 0)) throw new InvalidParameterError({ parameter: 'batchWindowMs', reason: `Expected a number of ms, got ${String(batchWindowMs)}.` })

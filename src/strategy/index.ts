@@ -42,6 +42,7 @@ export {
   type StrategyCall,
   type StrategyCallInput,
 } from './call.js'
+export { strategyDefaults } from './defaults.js'
 export { symbolOption } from './options.js'
 export {
   resolveSnapshot,
