@@ -64,7 +64,7 @@ beforeAll(async () => {
   server.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
   server.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve did not start:\n${output}`)), 90_000)
+    const timer = setTimeout(() => reject(new Error(`serve did not start:\n${output}`)), 480_000)
     server!.stdout.on('data', () => {
       if (/^ {2}Demo accounts:$/m.test(output)) {
         clearTimeout(timer)
@@ -81,7 +81,8 @@ beforeAll(async () => {
   // Inside the package, so `import 'personhood'` resolves to it; .tmp/ is git-ignored.
   mkdirSync(join(root, '.tmp'), { recursive: true })
   workDir = mkdtempSync(join(root, '.tmp', 'readme-'))
-}, 120_000)
+  // A cap, not a speed check: a build and a chain world on a machine running two suites at once.
+}, 600_000)
 
 afterAll(async () => {
   if (workDir) rmSync(workDir, { recursive: true, force: true })

@@ -35,13 +35,7 @@ export class BaseError extends Error {
   readonly version = version
 
   constructor(shortMessage: string, parameters: BaseErrorParameters & { code?: string; name?: string } = {}) {
-    const details =
-      parameters.details ??
-      (parameters.cause instanceof BaseError
-        ? parameters.cause.details
-        : parameters.cause instanceof Error
-          ? parameters.cause.message
-          : undefined)
+    const details = parameters.details ?? detailsOf(parameters.cause)
     const code = parameters.code ?? 'UNKNOWN'
     const docsUrl = `${docsBaseUrl}#${(parameters.docsAnchor ?? code).toLowerCase().replace(/_/g, '-')}`
     const metaMessages = parameters.metaMessages ?? []
@@ -77,4 +71,16 @@ function walk(error: unknown, fn?: (error: unknown) => boolean): unknown {
     return walk(error.cause, fn)
   }
   return fn ? null : error
+}
+
+/**
+ * The details a cause gives: ours, or viem's (its errors keep the node's own words in `details`,
+ * apart from a message that carries the whole call's data), else its message.
+ */
+function detailsOf(cause: unknown): string | undefined {
+  if (cause instanceof BaseError) return cause.details
+  if (!(cause instanceof Error)) return undefined
+  const own = (cause as { details?: unknown }).details
+  if (typeof own === 'string' && own !== '') return own
+  return cause.message
 }

@@ -111,13 +111,25 @@ export async function collectAttestationListing<row>(
     pages.flatMap((page) => page.items),
     url,
   )
-  if (first.total !== undefined && rows.length < first.total) {
+  // A page that lists a row again (the same row: a different one was refused above) counts it in
+  // its total; a row repeated on another page is a shift, and a shift may have dropped a row.
+  const repeats = pages.reduce((sum, page) => sum + repeatsWithinPage(page.items), 0)
+  if (first.total !== undefined && rows.length + repeats < first.total) {
     throw invalid(
       ['data', 'total'],
-      `The listing said ${first.total} attestations but ${pages.length} page(s) held ${rows.length} distinct ones: it changed while it was read. Read it again.`,
+      `The listing said ${first.total} attestations but ${pages.length} page(s) held ${rows.length} distinct ones${repeats > 0 ? ` (and ${repeats} listed again on their page)` : ''}: it changed while it was read. Read it again.`,
     )
   }
   return { rows, total: first.total, pages: pages.length }
+}
+
+/**
+ * How many rows of one page repeat an attestation id listed earlier on the same page: rows the
+ * index counted twice, which no shift between pages can explain.
+ */
+export function repeatsWithinPage(items: readonly unknown[]): number {
+  const ids = items.map(listedAttestationId).filter((id): id is string => id !== undefined)
+  return ids.length - new Set(ids).size
 }
 
 /** Whether a page is the last one: empty, past `total`, or (without a total) shorter than `size`. */

@@ -185,6 +185,9 @@ export async function readPassportScoresAt(parameters: ReadPassportScoresAtParam
       cache?.set(countKey, first.count, listingTtlMs)
       // A page that names one address twice: identical rows collapse, different ones are an error.
       const rows = uniqueRows(first.items.map(compactRow), passportSourceNames.listing, pending)
+      // Rows a page lists again, identical: one row each (the count counts them all). A row repeated
+      // on another page is a shift, not this (below).
+      let collapsed = first.items.length - rows.size
       const pages = pagesFor(first.count)
       const missing = pending.filter((address) => !rows.has(address.toLowerCase()))
       if (choice === 'listing' || pages - 1 <= missing.length) {
@@ -204,7 +207,9 @@ export async function readPassportScoresAt(parameters: ReadPassportScoresAtParam
               reason: `The score listing (C4) of scorer ${scorerId} counted ${first.count} rows, but page ${index + 2} holds ${page.items.length} instead of ${expected}: rows went missing while it was read, so an absent voter cannot be taken as never scored.`,
             })
           }
-          for (const row of uniqueRows(page.items.map(compactRow), passportSourceNames.listing, missing).values()) {
+          const unique = uniqueRows(page.items.map(compactRow), passportSourceNames.listing, missing)
+          collapsed += page.items.length - unique.size
+          for (const row of unique.values()) {
             const key = row.address.toLowerCase()
             // Offset pages of a listing that shifted while it was read repeat a row and drop another:
             // the dropped voter would read as never scored.
@@ -218,11 +223,11 @@ export async function readPassportScoresAt(parameters: ReadPassportScoresAtParam
             rows.set(key, row)
           }
         }
-        if (rows.size < first.count) {
+        if (rows.size + collapsed < first.count) {
           throw new StrategySourceError({
             source: passportSourceNames.listing,
             addresses: missing,
-            reason: `The score listing (C4) of scorer ${scorerId} counted ${first.count} rows, but its ${pages} pages held ${rows.size} distinct addresses: rows went missing while it was read.`,
+            reason: `The score listing (C4) of scorer ${scorerId} counted ${first.count} rows, but its ${pages} pages held ${rows.size} distinct addresses${collapsed > 0 ? ` (and ${collapsed} identical repeats)` : ''}: rows went missing while it was read.`,
           })
         }
         for (const address of pending) classify(address, rows.get(address.toLowerCase()))

@@ -10,3 +10,15 @@ test('the real cause: the options issues, the cause chain, and no secret', () =>
   expect(code).toBe('STRATEGY_SOURCE_FAILED')
   expect(message).toBe('The strategy could not read Passport score listing (C4): connect ECONNREFUSED https://[redacted]@host/[redacted].')
 })
+
+test("a reverted read through viem: viem's short details, never its raw call arguments or an object's [object Object]", async () => {
+  const { CallExecutionError, RpcRequestError } = await import('viem')
+  const { ChainReadError } = await import('../errors/chain.js')
+  const rpc = new RpcRequestError({ body: { method: 'eth_call' }, error: { code: 3, message: 'execution reverted' }, url: 'http://127.0.0.1:8545' })
+  const viemError = new CallExecutionError(rpc, { data: `0x6080${'ab'.repeat(2_000)}`, to: undefined })
+  const read = new ChainReadError({ blockNumber: 1000n, addresses: ['0x52908400098527886E0F7030069857D2E4169EE7'], cause: viemError })
+  expect(read.details).toBe('execution reverted')
+  const source = new StrategySourceError({ source: 'Human ID contracts on chain', addresses: [], cause: read })
+  expect(describeErrorCause(source).message).toMatchInlineSnapshot(`"The strategy could not read Human ID contracts on chain: The on-chain read failed: RPC Request failed: execution reverted."`)
+  expect(describeErrorCause(new Error('outer', { cause: { code: 3, message: 'execution reverted' } })).message).toBe('outer: execution reverted.')
+})

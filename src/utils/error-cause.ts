@@ -38,6 +38,9 @@ export function describeErrorCause(error: unknown, secrets: readonly (string | u
       }
     } else if (at instanceof Error) {
       parts.push(at.message.split('\n')[0] ?? at.message)
+    } else if (typeof (at as { message?: unknown }).message === 'string') {
+      // A JSON-RPC error object ({ code, message }), as viem keeps the node's answer.
+      parts.push((at as { message: string }).message)
     } else {
       parts.push(String(at))
     }

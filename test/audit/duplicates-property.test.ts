@@ -1,12 +1,15 @@
 /**
- * The one rule for duplicated rows, as a property (issue #27): the hub's votes (latestVotePerVoter)
- * and the attestation index's rows (uniqueListedRows, which every index read goes through) fed
- * their answers duplicated, reordered and re-cased give the same answer, or a clear error in every
- * order.
+ * The one rule for duplicated rows, as a property (issue #27): the hub's votes (latestVotePerVoter,
+ * and the whole read as audit() does it: the hub client over a stand-in hub, then
+ * latestVotePerVoter) and the attestation index's rows (uniqueListedRows, which every index read
+ * goes through) fed their answers duplicated, reordered and re-cased give the same answer, or a
+ * clear error in every order.
  */
 import fc from 'fast-check'
+import { getAddress } from 'viem'
 import { describe, expect, test } from 'vitest'
 import { latestVotePerVoter, type AuditVote } from '../../src/audit/votes.js'
+import { createSnapshotHubClient } from '../../src/clients/snapshot-hub.js'
 import { SnapshotHubError } from '../../src/errors/audit.js'
 import { ResponseValidationError } from '../../src/errors/http.js'
 import { uniqueListedRows } from '../../src/http/listing.js'
@@ -63,6 +66,68 @@ describe('duplicated, reordered and re-cased upstream rows', () => {
         if ('error' in once) expect(once.error).toBe(ResponseValidationError.name)
       }),
       { numRuns: 300 },
+    )
+  })
+})
+
+describe("the audit's votes read from the Snapshot hub (the hub client, then latestVotePerVoter, as audit() does)", () => {
+  const hubUrl = 'https://hub.test/graphql'
+  type HubVote = { id: string; voter: string; choice: number; vp: number; created: number; reason: string }
+  /** A stand-in hub over the votes given: oldest first (the order within a second as given), `created_gte`, `skip`, `first`. */
+  const hub = (votes: readonly HubVote[]): typeof fetch => async (_input, init) => {
+    const { variables } = JSON.parse(String(init?.body)) as { variables: { first: number; skip: number; createdGte: number } }
+    const ordered = votes.map((vote, index) => ({ vote, index })).sort((a, b) => a.vote.created - b.vote.created || a.index - b.index).map(({ vote }) => vote)
+    const page = ordered.filter((vote) => vote.created >= variables.createdGte).slice(variables.skip, variables.skip + variables.first)
+    return new Response(JSON.stringify({ data: { votes: page } }), { headers: { 'Content-Type': 'application/json' } })
+  }
+  const read = async (votes: readonly HubVote[]): Promise<{ value: string[]; error?: undefined } | { value?: undefined; error: SnapshotHubError }> => {
+    try {
+      const client = createSnapshotHubClient({ url: hubUrl, fetch: hub(votes), retry: false })
+      const { votes: counted } = latestVotePerVoter(await client.getVotes({ proposal: '0xproposal' }), { source: client.url })
+      return { value: counted.map((vote) => `${vote.voter.toLowerCase()} ${JSON.stringify(vote.choice)} ${vote.votingPower} ${vote.created}`).sort() }
+    } catch (error) {
+      if (!(error instanceof SnapshotHubError)) throw error
+      return { error }
+    }
+  }
+  /** The casings a hub may send an address in: lower, upper after 0x, EIP-55 (any other mix is not an address). */
+  const hubCasing = (address: string, casing: number) => (casing === 0 ? address.toLowerCase() : casing === 1 ? `0x${address.slice(2).toUpperCase()}` : getAddress(address.toLowerCase()))
+  const vote = fc.record({ voter: fc.nat(1), choice: fc.constantFrom(1, 2), vp: fc.constantFrom(1, 5), created: fc.constantFrom(100, 200, 300) })
+
+  test('the same votes counted as the clean answer, or a SnapshotHubError naming the hub and the voter', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(vote, { minLength: 1, maxLength: 5 }),
+        fc.array(fc.record({ pick: fc.nat(9), sameId: fc.boolean(), casing: fc.nat(2), conflict: fc.nat(5) }), { maxLength: 5 }),
+        fc.array(fc.nat(7), { minLength: 1, maxLength: 9 }),
+        fc.boolean(),
+        async (base, copies, order, conflicts) => {
+          // One vote per voter and second in the clean answer (two would be a conflict of the hub's own).
+          const unique = [...new Map(base.map((entry) => [`${entry.voter} ${entry.created}`, entry])).values()]
+          const votes: HubVote[] = unique.map((entry, index) => ({ id: `0xv${index}`, voter: voters[entry.voter]!.toLowerCase(), choice: entry.choice, vp: entry.vp, created: entry.created, reason: '' }))
+          const clean = await read(votes)
+          expect(clean.error?.message).toBeUndefined()
+          const conflicted = new Set<string>()
+          const again = [
+            ...votes,
+            ...copies.map((copy, index) => {
+              const original = votes[copy.pick % votes.length]!
+              const changed = conflicts && copy.conflict < 2
+              if (changed) conflicted.add(original.voter)
+              return { ...original, id: copy.sameId ? original.id : `0xcopy${index}`, voter: hubCasing(original.voter, copy.casing), choice: changed ? 3 - original.choice : original.choice }
+            }),
+          ]
+          const shuffled = again.map((entry, index) => ({ entry, key: order[index % order.length]! })).sort((a, b) => a.key - b.key).map(({ entry }) => entry)
+          const result = await read(shuffled)
+          if (result.error === undefined) {
+            expect(result.value).toEqual(clean.value)
+            return
+          }
+          expect(result.error.message).toContain('hub.test')
+          expect([...conflicted].some((voter) => result.error.message.toLowerCase().includes(voter)), result.error.message).toBe(true)
+        },
+      ),
+      { numRuns: 50, seed: 27, endOnFailure: true },
     )
   })
 })

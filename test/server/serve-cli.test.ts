@@ -25,7 +25,7 @@ async function startBin(args: string[]): Promise<Started> {
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve did not start:\n${output}`)), 60_000)
+    const timer = setTimeout(() => reject(new Error(`serve did not start:\n${output}`)), 240_000)
     const check = () => {
       if (/Admin token/.test(output)) {
         clearTimeout(timer)
@@ -73,7 +73,7 @@ describe('personhood serve (built bin, real port)', () => {
   beforeAll(async () => {
     ensureBuilt()
     demo = await startBin(['--seed', 'demo', '--data', dataFile])
-  }, 180_000)
+  }, 300_000)
   afterAll(async () => {
     if (demo) await stop(demo)
     rmSync(dataDir, { recursive: true, force: true })
@@ -157,13 +157,13 @@ describe('personhood serve (built bin, real port)', () => {
       output += chunk.toString()
       if (first && /listening on/.test(output)) child.kill('SIGTERM')
     })
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000)
+    const timer = setTimeout(() => child.kill('SIGKILL'), 240_000)
     const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.once('exit', (exitCode, exitSignal) => resolve([exitCode, exitSignal])))
     clearTimeout(timer)
     expect({ code, signal }).toEqual({ code: 0, signal: null })
     expect(output).toContain('SIGTERM: saving and stopping...')
     expect(loadStateFile(file)?.store.state.scorers).toEqual([])
-  }, 90_000)
+  }, 300_000)
 
   test('--seed empty starts with no scorers and a working generated key', async () => {
     const empty = await startBin(['--seed', 'empty'])
@@ -175,12 +175,12 @@ describe('personhood serve (built bin, real port)', () => {
     } finally {
       await stop(empty)
     }
-  })
+  }, 300_000)
 })
 
 describe('personhood serve: what it says when it cannot start (built bin)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'personhood-serve-errors-'))
-  beforeAll(() => ensureBuilt(), 180_000)
+  beforeAll(() => ensureBuilt(), 300_000)
   afterAll(() => {
     chmodSync(join(dir, 'read-only'), 0o700)
     rmSync(dir, { recursive: true, force: true })
@@ -295,7 +295,7 @@ describe('serve notices', () => {
 
 describe('personhood serve --data under kill -9 (built bin)', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'personhood-kill-'))
-  beforeAll(() => ensureBuilt(), 180_000)
+  beforeAll(() => ensureBuilt(), 300_000)
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 
   test('SIGKILL in the middle of concurrent score reads, twice: every acknowledged read is in the state after a restart', async () => {
@@ -337,5 +337,5 @@ describe('personhood serve --data under kill -9 (built bin)', () => {
     const missing = acknowledged.filter((address) => !loaded.store.historyAt(1, address, Number.MAX_SAFE_INTEGER))
     expect(missing).toEqual([])
     expect(acknowledged.length).toBeGreaterThanOrEqual(300)
-  }, 180_000)
+  }, 300_000)
 })

@@ -1,7 +1,7 @@
 /** The attestation index's listing by schema and attester, one page. */
 import { InvalidParameterError, ResponseValidationError } from '../../errors/index.js'
 import { isLastPage } from '../../http/listing.js'
-import { attestationListingResponseSchema, type AttestationListingRow, type MalformedAttestationRow } from '../../schemas/attestation.js'
+import { attestationListingResponseSchema, isMalformedAttestationRow, type AttestationListingRow, type MalformedAttestationRow } from '../../schemas/attestation.js'
 import { normalizeAddress } from '../../utils/address.js'
 import { checkGuard, type AttestationIndexContext } from './context.js'
 import type { InvalidAddressErrorType, InvalidParameterErrorType } from '../../errors/index.js'
@@ -13,7 +13,13 @@ export type GetAttestationListingPageParameters = {
   schemaId: string
   /** The attester whose attestations are listed. */
   attester: string
-  /** Only attestations naming this recipient. */
+  /**
+   * Only attestations naming this recipient. The filter is not among the Sign Protocol SDK's listing
+   * parameters and an index may ignore it: a page with a row that does not name the recipient is a
+   * {@link ResponseValidationError}, so a filtered read costs one page, never the whole listing.
+   * To read one address, `getIndexedAttestations` (E8, the documented per-address path) is
+   * the safer call.
+   */
   recipient?: string | undefined
   /** From 1. Default 1. */
   page?: number | undefined
@@ -42,11 +48,13 @@ export type GetAttestationListingPageErrorType = InvalidAddressErrorType | Inval
 /**
  * Reads one page of the index's listing of attestations by schema and attester
  * (`GET /api/index/attestations?schemaId=&attester=[&recipient=]&page=N`, 100 rows a page on the
- * public index). The query carries the attester and recipient in lower case.
+ * public index). The query carries the attester and recipient in lower case. With `recipient`,
+ * every row of the page must name it (an index that ignores the filter is an error at once).
  *
  * @throws {InvalidAddressError} before any request for a malformed `attester` or `recipient`.
  * @throws {InvalidParameterError} before any request for an empty `schemaId` or a bad `page`.
- * @throws {ResponseValidationError} for a malformed page, or a page other than the one asked.
+ * @throws {ResponseValidationError} for a malformed page, a page other than the one asked, or, with
+ *   `recipient`, a row that does not name it (the index ignored the filter).
  * @throws {HttpRequestError} and subclasses as the server answers.
  * @example
  * import { createAttestationIndexClient, getAttestationListingPage } from 'personhood'
@@ -77,7 +85,36 @@ export async function getAttestationListingPage(
       issues: [{ path: ['data', 'page'], message: `Asked for page ${page}, got page ${data.data.page}` }],
     })
   }
+  if (query.recipient !== undefined) checkRecipientFilter(rows, query.recipient, client.transport.buildUrl(attestationListingPath, { ...query, page }))
   return { items: rows, page, size, total, next: isLastPage({ page, rows: rows.length, size, total }) ? null : String(page + 1) }
+}
+
+/**
+ * Every row of a page read with `recipient=` must name that recipient (any letter case). An index
+ * that ignores the filter answers the schema's whole listing, page after page: stop at the first
+ * page instead of reading it all, and say so. A malformed row that names no recipients is left to
+ * the rule to judge (it names no one).
+ */
+function checkRecipientFilter(rows: readonly ListedAttestationRow[], recipient: string, url: string): void {
+  const index = rows.findIndex((row) => {
+    const raw: unknown = isMalformedAttestationRow(row) ? row.row : row
+    const recipients = typeof raw === 'object' && raw !== null ? (raw as { recipients?: unknown }).recipients : undefined
+    if (!Array.isArray(recipients)) return false
+    return !recipients.some((named) => typeof named === 'string' && named.toLowerCase() === recipient)
+  })
+  if (index === -1) return
+  const row = rows[index]!
+  const raw = (isMalformedAttestationRow(row) ? row.row : row) as { attestationId?: unknown; recipients: unknown[] }
+  throw new ResponseValidationError({
+    method: 'GET',
+    url,
+    issues: [
+      {
+        path: ['data', 'rows', index, 'recipients'],
+        message: `Asked for the attestations of recipient ${recipient}, got attestation ${String(raw.attestationId)} of ${raw.recipients.map(String).join(', ') || 'no one'}: the index ignores recipient=. Read one address with getAttestations (/api/scan/addresses/{address}/attestations).`,
+      },
+    ],
+  })
 }
 
 /** The listing's path on the index. */

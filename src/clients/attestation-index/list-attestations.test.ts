@@ -1,8 +1,10 @@
 import nock from 'nock'
+import type { Address } from 'viem'
 import { afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { InvalidAddressError, InvalidParameterError, PaginationLimitError, ResponseValidationError } from '../../errors/index.js'
 import { failure } from '../../../test/helpers/async.js'
-import { address, checksummed, client, host, listed, listing, listingPath, listingQuery, listingReplies } from '../../../test/fixtures/attestation-index.js'
+import { address, checksummed, client, host, listed, listing, listingPath, listingQuery, listingReplies, row } from '../../../test/fixtures/attestation-index.js'
+import { findCleanHandsRows } from '../../verify/attestation-lookup.js'
 
 beforeAll(() => nock.disableNetConnect())
 afterEach(() => {
@@ -115,5 +117,72 @@ describe('the listing by schema and attester', () => {
     expect(await failure(client().listAttestations({ ...listing, schemaId: '' }))).toBeInstanceOf(InvalidParameterError)
     expect(await failure(client().getAttestationListingPage({ ...listing, page: 0 }))).toBeInstanceOf(InvalidParameterError)
     expect(await failure(client().listAttestations({ ...listing, maxPages: 0 }))).toBeInstanceOf(InvalidParameterError)
+  })
+})
+
+describe('an index that ignores recipient= (issue #27: the filter is not among the SDK parameters)', () => {
+  /** The schema's whole listing, 2,500 attestations of others and one of ours on the last page, whatever recipient= says. */
+  const ignoring = (pages: number[]) => {
+    const rows = [...Array.from({ length: 2500 }, (_, i) => listed(i + 1)), listed(9999, { recipients: [address] })]
+    return nock(host)
+      .get(listingPath)
+      .query((query) => query['recipient'] === address)
+      .times(100)
+      .reply((uri) => {
+        const page = Number(new URL(host + uri).searchParams.get('page'))
+        pages.push(page)
+        return [200, { data: { page, size: 100, total: rows.length, rows: rows.slice((page - 1) * 100, page * 100) } }]
+      })
+  }
+
+  test('listAttestations with a recipient stops at the first page with a ResponseValidationError, instead of reading 26 pages', async () => {
+    const pages: number[] = []
+    ignoring(pages)
+    const error = (await failure(client().listAttestations({ ...listing, recipient: checksummed }))) as ResponseValidationError
+    expect(error).toBeInstanceOf(ResponseValidationError)
+    expect(error.message).toMatchInlineSnapshot(`
+      "The response does not match the expected schema.
+
+      Request: GET https://mainnet-rpc.sign.global/api/index/attestations?schemaId=onchain_evm_10_0x8&attester=0xb1f50c6c34c72346b1229e5c80587d0d659556fd&recipient=0x52908400098527886e0f7030069857d2e4169ee7&page=1
+      Issues:
+      - data.rows.0.recipients: Asked for the attestations of recipient 0x52908400098527886e0f7030069857d2e4169ee7, got attestation 0x1a2c of 0x0000000000000000000000000000000000000001: the index ignores recipient=. Read one address with getAttestations (/api/scan/addresses/{address}/attestations).
+
+      Details: 1 issue(s)
+      Docs: https://github.com/personhood-dao/personhood/blob/main/docs/errors.md#response-validation-failed
+      Version: personhood@0.1.0"
+    `)
+    expect(pages).toEqual([1])
+  })
+
+  test('iterateAttestationListing and getAttestationListingPage with a recipient fail on the first page too', async () => {
+    const pages: number[] = []
+    ignoring(pages)
+    const iterate = async () => {
+      for await (const page of client().iterateAttestationListing({ ...listing, recipient: address })) void page
+    }
+    expect(await failure(iterate())).toBeInstanceOf(ResponseValidationError)
+    expect(await failure(client().getAttestationListingPage({ ...listing, recipient: address, page: 3 }))).toBeInstanceOf(ResponseValidationError)
+    expect(pages).toEqual([1, 3])
+  })
+
+  test('a filtering index: rows naming the recipient in any letter case, or among others, pass', async () => {
+    nock(host)
+      .get(listingPath)
+      .query({ ...listingQuery, recipient: address, page: '1' })
+      .reply(200, { data: { page: 1, size: 100, total: 2, rows: [listed(7, { recipients: [checksummed] }), listed(8, { recipients: ['0x0000000000000000000000000000000000000001', address] })] } })
+    expect((await client().listAttestations({ ...listing, recipient: checksummed })).rows).toHaveLength(2)
+  })
+
+  test("the library's single-voter clean-hands read goes through the per-address path (E8), never the listing", async () => {
+    ignoring([])
+    for (const lookup of ['auto', 'address'] as const) {
+      nock(host).get(`/api/scan/addresses/${address}/attestations`).query({ page: '1' }).reply(200, { data: { page: 1, size: 100, total: 1, rows: [row(1)] } })
+      const asked: string[] = []
+      const counting: typeof fetch = (input, init) => (asked.push(new URL(String(input instanceof Request ? input.url : input)).pathname), fetch(input, init))
+      const { rows, summary } = await findCleanHandsRows({ index: client({ fetch: counting }), addresses: [address], schemaId: listing.schemaId, attester: listing.attester as Address, lookup, concurrency: 4 })
+      expect(rows).toEqual([[row(1)]])
+      expect(summary).toEqual({ path: 'address', addresses: 1 })
+      expect(asked).toEqual([`/api/scan/addresses/${address}/attestations`])
+    }
   })
 })
