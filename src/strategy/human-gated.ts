@@ -179,6 +179,17 @@ export const humanGatedStrategy = defineStrategy<HumanGatedOptions, HumanGatedDe
     const humanTest = humanVerificationStrategy.prepare!({ strategy, options: testOptions, runtime })
     return { ...options, inner, humanTest }
   },
+  // An audit does not call the inner strategies (the export records the power): its voters are
+  // judged by the human test, and the mode is applied to the recorded power afterwards.
+  audit(options) {
+    const { strategies, mode, cap, symbol: _symbol, ...human } = options
+    const humanTest = Object.fromEntries(Object.entries(human).filter(([, value]) => value !== undefined))
+    return {
+      judge: humanVerificationStrategy,
+      options: { ...humanTest, verifiedScore: 1 },
+      gate: { mode, cap, inner: strategies.map(({ name, network }) => ({ name, ...(network ? { network } : {}) })) },
+    }
+  },
   async score({ strategy, space, network, provider, addresses, options, snapshot, runtime }) {
     const inner = await readInnerScores({ space, network, provider, addresses, prepared: options, snapshot, runtime, strategy })
     const power = new Map(addresses.map((address) => [address, inner.get(address)!.reduce((sum, entry) => sum + entry.score, 0)]))
