@@ -37,23 +37,9 @@ import {
   type StrategyFolder,
   type StrategyModule,
 } from './conformance.js'
+import { asLibraryParams } from './library-params.js'
 import { servings } from './servings.js'
 
-/**
- * A folder's params as the library reads the same strategy: the folders read Passport's own score on
- * chain (their only Passport source), the library's default is Passport's API, so its on-chain source
- * is named (`source` for passport-v2, `passportSource` for the human tests), inner strategies too.
- */
-function asLibraryParams(name: string, params: Record<string, unknown>): Record<string, unknown> {
-  const copy = structuredClone(params)
-  if (name === 'passport-v2') return { ...copy, source: 'onchain' }
-  if (name === 'human-verification') return { ...copy, passportSource: 'onchain' }
-  if (name === 'human-gated') {
-    const inner = copy.strategies as { name: string; params: Record<string, unknown> }[]
-    return { ...copy, passportSource: 'onchain', strategies: inner.map((entry) => ({ ...entry, params: asLibraryParams(entry.name, entry.params ?? {}) })) }
-  }
-  return copy
-}
 
 const names = listStrategyFolders()
 const demoExamplesPath = (name: string) => join(import.meta.dirname, 'fixtures', name, 'examples.json')
