@@ -42,14 +42,9 @@ export function ruleSource(topic: string): string {
   return `${rulesFolder}/${topic}.ts`
 }
 
-/** The header of a copy: comment lines of at most 80 columns (prettier leaves them), then a blank line. */
+/** The header of a copy: two comment lines of at most 80 columns, then a blank line. The library and the folder run the same code; the copy test fails when a copy drifts. */
 export function copyHeader(topic: string): string {
-  const lines = [
-    `Generated from personhood ${ruleSource(topic)}`,
-    'by `npm run strategies:rules`. Do not edit: change the source and run the',
-    'command again. The library, its reference server and this folder decide with',
-    'this same code, and a test fails when this copy differs from its source.',
-  ]
+  const lines = [`Generated from personhood ${ruleSource(topic)}`, 'by `npm run strategies:rules`: change the source, not this copy.']
   return [...lines.map((line) => `// ${line}`), '', ''].join('\n')
 }
 

@@ -19,7 +19,7 @@ const subfolders = (parent: string) =>
   existsSync(parent) ? readdirSync(parent, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => join(parent, entry.name)) : []
 
 /** Options of the library a score-api folder does not offer. */
-const libraryOnlyOptions = ['source']
+const libraryOnlyOptions = ['source', 'passportSource', 'scorerId', 'allowLiveScore']
 
 for (const folder of subfolders(join(root, 'strategies'))) {
   const name = basename(folder)

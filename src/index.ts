@@ -369,15 +369,27 @@ export {
   defineStrategy,
   getStrategyJsonSchema,
   runStrategy,
+  type RunStrategyCallParameters,
   type RunStrategyErrorType,
+  type RunStrategyInputParameters,
   type RunStrategyParameters,
   type RunStrategyReturnType,
   type ScoreApiStrategy,
+  type StrategyAuditGate,
+  type StrategyAuditPlan,
   type StrategyDefinition,
   type StrategyPrepareParameters,
   type StrategyRun,
   type StrategyScoreParameters,
   validationJsonSchema,
+} from './strategy/index.js'
+export {
+  parseStrategyCall,
+  type ParseStrategyCallErrorType,
+  type ParseStrategyCallParameters,
+  prepareStrategyCall,
+  type StrategyCall,
+  type StrategyCallInput,
 } from './strategy/index.js'
 export {
   validateWithStrategy,
@@ -410,7 +422,7 @@ export {
   type StrategyProvider,
   type StrategySnapshot,
 } from './strategy/index.js'
-export { symbolOption } from './strategy/index.js'
+export { strategyDefaults, symbolOption } from './strategy/index.js'
 export { createStrategyCache, type CreateStrategyCacheParameters, type StrategyCache } from './strategy/index.js'
 
 // Errors: one BaseError, its typed subclasses, and each one's `XErrorType` for the actions' error unions.
@@ -584,7 +596,7 @@ export {
 } from './schemas/index.js'
 
 // What every client's transport takes, a rate limiter to share between clients, and what a request may throw.
-export { type RequestErrorType, type RetryOptions, type Transport, type TransportOptions } from './http/index.js'
+export { type RequestErrorType, type RetryOptions, type Transport, type TransportOptions, transportDefaults } from './http/index.js'
 export {
   type AcquireOptions,
   createRateLimiter,

@@ -20,15 +20,14 @@ import type { HttpRequestError, NetworkError, RateLimitError, ResponseValidation
 import { InvalidParameterError, type PaginationLimitError } from '../errors/input.js'
 import type { PassportHistoryDeniedError, RateBudgetError, StrategyOptionsError, StrategySourceError } from '../errors/strategy.js'
 import { createStrategyRuntime, getPassportSources, type StrategyContext } from '../strategy/context.js'
-import { humanGatedStrategy } from '../strategy/human-gated.js'
-import { humanVerificationStrategy } from '../strategy/human-verification.js'
+import { parseStrategyCall, withCallStrategy } from '../strategy/call.js'
 import { findStrategyDefinition, strategyDefinitions } from '../strategy/registry.js'
-import { resolveSnapshot } from '../strategy/snapshot.js'
+import { readSnapshotHeader } from '../strategy/snapshot.js'
 import { defaultNetwork, parseBlockNumber, parseNetwork } from '../utils/parse.js'
 import { redactUrl, urlSecrets } from '../utils/redact.js'
 import { checkCacheFolder, type CacheStats } from '../http/cache.js'
 import { version } from '../version.js'
-import { readHumanGatedAudit, summarizeGatedOutcome } from './gated.js'
+import { summarizeGatedOutcome } from './gated.js'
 import { createStrategyJudge } from './judge.js'
 import { runAudit } from './run.js'
 import { createAuditSources } from './sources.js'
@@ -146,8 +145,10 @@ export async function audit(parameters: AuditParameters): Promise<AuditReturnTyp
   }
   if (parameters.strategy !== undefined) checkStrategy(parameters.strategy)
   if (parameters.options !== undefined) checkOptions(parameters.options)
-  if (parameters.network !== undefined) parseNetwork(parameters.network)
-  if (parameters.snapshot !== undefined) parseBlockNumber(parameters.snapshot, 'snapshot')
+  // With a proposal, what the caller gives instead of the proposal's is refused before the hub is
+  // read (with votes, the call is parsed before any request: see below).
+  if (parameters.proposal !== undefined && parameters.network !== undefined) parseNetwork(parameters.network)
+  if (parameters.proposal !== undefined && parameters.snapshot !== undefined) parseBlockNumber(parameters.snapshot, 'snapshot')
   if (parameters.votes !== undefined && parameters.snapshot === undefined) {
     throw new InvalidParameterError({ parameter: 'snapshot', reason: 'Votes name no snapshot: give snapshot (a block number of the network).' })
   }
@@ -173,13 +174,17 @@ export async function audit(parameters: AuditParameters): Promise<AuditReturnTyp
   const { votes, duplicates } = latestVotePerVoter(read, { source: votesSource })
 
   const config = parameters.strategy !== undefined ? { strategy: parameters.strategy, options: parameters.options ?? {} } : configFromProposal(proposal, parameters.options)
-  // human-gated: the inner strategies are not called (the export records the power); the voters
-  // are judged by its human test, and the mode is applied to the recorded power afterwards.
-  const gated = config.strategy === humanGatedStrategy.name ? readHumanGatedAudit(config.options) : undefined
-  const definition = gated ? humanVerificationStrategy : findStrategyDefinition(config.strategy)!
-  const network = parameters.network ?? proposal?.network ?? defaultNetwork
-  parseNetwork(network, 'network')
-  const snapshot = parseBlockNumber(parameters.snapshot ?? proposal?.snapshot, 'snapshot')
+  // The call, parsed once: options, network, snapshot and every voter. A strategy whose audit is not
+  // a run of itself says how its voters are judged (its `audit` hook: human-gated's human test).
+  const asked = parseStrategyCall(findStrategyDefinition(config.strategy)!, {
+    network: parameters.network ?? proposal?.network ?? defaultNetwork,
+    snapshot: parameters.snapshot ?? proposal?.snapshot,
+    options: config.options,
+    addresses: votes.map((vote) => vote.voter),
+  })
+  const plan = asked.definition.audit?.(asked.options)
+  const call = plan ? withCallStrategy(asked, plan.judge, plan.options) : asked
+  const { network, definition } = call
 
   // Every chain client serves the chain it stands for, and the block is not dated ahead of the clock.
   const names = { provider: parameters.endpointNames?.provider ?? 'provider', hubChain: parameters.endpointNames?.hubChain ?? 'hubChain' }
@@ -187,7 +192,7 @@ export async function audit(parameters: AuditParameters): Promise<AuditReturnTyp
   if (sources.hubChain && sources.hubChain !== sources.provider) {
     await checkChainId(sources.hubChain, { network: '10', endpoint: describeEndpoint(names.hubChain, context.humanId?.hubChain) })
   }
-  const resolved = await resolveSnapshot(sources.provider, { snapshot, network })
+  const resolved = await readSnapshotHeader(sources.provider, { requested: call.snapshot, network })
   checkBlockTime({ blockNumber: resolved.blockNumber, timestamp: resolved.timestamp, network, now: now() })
   if (parameters.cacheDir !== undefined) sources.openCache({ dir: parameters.cacheDir, scope: { chainId: network, blockNumber: resolved.blockNumber } })
 
@@ -204,18 +209,15 @@ export async function audit(parameters: AuditParameters): Promise<AuditReturnTyp
     ...(proposal === undefined && parameters.type ? { type: parameters.type } : {}),
   }
   const judge = createStrategyJudge({
-    definition,
-    options: gated ? gated.humanTest : config.options,
-    network,
+    call: { ...call, snapshot: resolved.blockNumber },
     provider: sources.provider,
-    snapshot: resolved.blockNumber,
     context: sources.context,
     batchSize: parameters.batchSize,
     readStamps: parameters.linkedWallets === false ? undefined : stampReader(sources.context, definition.name, config.options, resolved.timestamp),
   })
   parameters.onProgress?.({ judged: 0, total: votes.length })
   let result = await runAudit({ votes, run, judge, onJudged: (judged) => parameters.onProgress?.({ judged, total: votes.length }) })
-  if (gated) result = { ...result, gated: summarizeGatedOutcome(result, gated) }
+  if (plan?.gate) result = { ...result, gated: summarizeGatedOutcome(result, plan.gate) }
   const requests = sources.requests()
   return { ...result, stats: { replacedVotes: duplicates, requests: { sent: requests.sent, fromCache: requests.fromCache }, cache: requests.cache } }
 }

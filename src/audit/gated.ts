@@ -1,13 +1,12 @@
 /**
- * The audit of a `human-gated` configuration. A Snapshot vote export already carries each vote's
- * voting power, so the audit does not call the inner strategies: it judges each voter by the human
- * test (`human-verification` with the configuration's credentials, match, action id and Passport
- * fallback) and applies the mode to the recorded power, showing the outcome under every mode next
- * to the recorded one.
+ * The audit of a gated configuration (`human-gated`). A Snapshot vote export already carries each
+ * vote's voting power, so the audit does not call the inner strategies: the strategy's `audit` hook
+ * names the human test that judges each voter (`human-verification` with the configuration's
+ * credentials, match, action id and Passport fallback) and the gate, which is applied here to the
+ * recorded power, showing the outcome under every mode next to the recorded one.
  */
 import { StrategyOptionsError } from '../errors/strategy.js'
-import { humanGatedOptionsSchema, type HumanGatedOptions } from '../strategy/human-gated.js'
-import { parseStrategyOptions } from '../strategy/options.js'
+import type { StrategyAuditGate } from '../strategy/define.js'
 import { applyHumanGate, humanGateModes, type HumanGateMode } from '../verify/human-gate.js'
 import { summarizeAudit } from './summary.js'
 import type { AuditResult, AuditVoter, GatedOutcome, GatedTally, GatedVoterOutcome } from './types.js'
@@ -16,42 +15,13 @@ import type { AuditResult, AuditVoter, GatedOutcome, GatedTally, GatedVoterOutco
 // from here: no cycle); they are re-exported here beside the functions that build them.
 export type { GatedOutcome, GatedTally, GatedVoterOutcome } from './types.js'
 
-/** A `human-gated` configuration read for an audit: the human test's options and the mode. */
-export type HumanGatedAudit = {
-  /** The options of `human-verification` that make its score the voter's weight (1, `passportScore` or 0). */
-  humanTest: Record<string, unknown>
-  mode: HumanGateMode
-  cap: number | undefined
-  /** The inner strategies named, for the report (never called). */
-  inner: HumanGatedOptions['strategies']
-}
-
-/**
- * Reads a `human-gated` configuration for the audit (the strategy's own option rules).
- *
- * @throws {StrategyOptionsError} when the options are invalid.
- * @example
- * import { readHumanGatedAudit } from './gated.js'
- * readHumanGatedAudit({ strategies: [{ name: 'erc20-balance-of', params: {} }], mode: 'quadratic' }).humanTest
- * // { credentials: ['gov-id', 'phone', 'biometrics'], match: 'any', ..., verifiedScore: 1, passportScore: 1 }
- */
-export function readHumanGatedAudit(options: unknown): HumanGatedAudit {
-  const read = parseStrategyOptions('human-gated', humanGatedOptionsSchema, options)
-  const { strategies, mode, cap, symbol: _symbol, ...humanTest } = read
-  return { humanTest: { ...dropUndefined(humanTest), verifiedScore: 1 }, mode, cap, inner: strategies }
-}
-
-function dropUndefined(record: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined))
-}
-
 /**
  * The outcome under each mode, from the audit's voters (their recorded power and the human test's
  * weight, which the audit stores as the voter's score).
  *
  * @throws {StrategyOptionsError} when a voter's score is not a weight (never negative or NaN).
  */
-export function summarizeGatedOutcome(result: Pick<AuditResult, 'voters' | 'run'>, gated: HumanGatedAudit): GatedOutcome {
+export function summarizeGatedOutcome(result: Pick<AuditResult, 'voters' | 'run'>, gated: StrategyAuditGate): GatedOutcome {
   const { voters, run } = result
   const cap = gated.mode === 'cap' ? (gated.cap ?? null) : null
   const outcomes = voters.map((voter): GatedVoterOutcome => {

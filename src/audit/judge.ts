@@ -8,11 +8,12 @@ import type { Address } from 'viem'
 import type { HumanCredential } from '../chain/constants.js'
 import { InvalidParameterError } from '../errors/input.js'
 import { explainStrategyDetail, type StrategyExplanation } from '../strategy/explain.js'
-import { runStrategy, type StrategyDefinition } from '../strategy/define.js'
+import { selectCallAddresses, type StrategyCall } from '../strategy/call.js'
+import { runStrategy } from '../strategy/define.js'
 import type { StrategyContext } from '../strategy/context.js'
 import type { StrategyProvider } from '../strategy/snapshot.js'
 import { createStrategyCache } from '../strategy/cache.js'
-import { readerVotersPerCall } from '../rules/reader.js'
+import { readerVotersPerCall } from '../verify/reader-verdicts.js'
 import type { PassportVerdict, Verdict } from '../verify/verdict.js'
 import type { StampEntries } from './linked.js'
 import type { AuditJudge, AuditJudgment } from './run.js'
@@ -77,16 +78,10 @@ export const defaultAuditBatchSize = 8 * readerVotersPerCall({ credentials: ['go
 
 /** Parameters of {@link createStrategyJudge}. */
 export type CreateStrategyJudgeParameters = {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any strategy of the package
-  definition: StrategyDefinition<any, unknown, any>
-  /** The strategy's options, as a space configures them. */
-  options: unknown
-  /** The space's network (chain id string). */
-  network: string
-  /** A provider of that network. */
+  /** The strategy call, parsed once: the strategy, its options, the network, the snapshot block and every voter. */
+  call: StrategyCall
+  /** A provider of the call's network. */
   provider: StrategyProvider
-  /** The snapshot block on that network. */
-  snapshot: bigint
   /** Where the sources are, keys, clock (the audit passes no deadline: it may wait for rate budget). */
   context: StrategyContext
   /**
@@ -109,7 +104,8 @@ export type CreateStrategyJudgeParameters = {
  * answer into the audit's line; it hands each batch on as soon as it is judged.
  *
  * @example
- * const judge = createStrategyJudge({ definition: humanVerificationStrategy, options, network: '1', provider, snapshot: 21_000_000n, context })
+ * const call = parseStrategyCall(humanVerificationStrategy, { network: '1', snapshot: 21_000_000n, addresses: voters, options })
+ * const judge = createStrategyJudge({ call, provider, context })
  * const result = await runAudit({ votes, run, judge })
  */
 export function createStrategyJudge(parameters: CreateStrategyJudgeParameters): AuditJudge {
@@ -128,14 +124,7 @@ export function createStrategyJudge(parameters: CreateStrategyJudgeParameters): 
     for (let start = 0; start < addresses.length; start += batchSize) {
       const judgments = new Map<string, AuditJudgment>()
       const batch = addresses.slice(start, start + batchSize)
-      const run = await runStrategy(parameters.definition, {
-        network: parameters.network,
-        provider: parameters.provider,
-        addresses: batch,
-        options: parameters.options,
-        snapshot: parameters.snapshot,
-        context,
-      })
+      const run = await runStrategy(parameters.call.definition, { call: selectCallAddresses(parameters.call, batch), provider: parameters.provider, context })
       parameters.onRequests?.(run.requests)
       const stamps = parameters.readStamps ? await parameters.readStamps(batch) : undefined
       for (const [address, answer] of run.results) {

@@ -13,7 +13,7 @@ export const verificationMethods = ['gov-id', 'phone', 'biometrics', 'clean-hand
 export type VerificationMethod = (typeof verificationMethods)[number]
 
 /** Where a Passport score came from: the scorer's listing, the score history, a live read, or nowhere (never scored). */
-export type PassportOrigin = 'listing' | 'history' | 'live' | 'absent'
+export type PassportOrigin = 'listing' | 'history' | 'live' | 'onchain' | 'absent'
 
 /** One source's verdict on one voter, with what it rests on. */
 export type AuditSourceVerdict = {

@@ -9,7 +9,7 @@ import type { Client } from 'viem'
 import { BlockNotAvailableError, InvalidParameterError, type BlockNotAvailableErrorType, type ChainReadErrorType, type InvalidParameterErrorType } from '../errors/index.js'
 import { toPublicClient, type ChainClient } from './provider.js'
 import * as rules from '../rules/hub.js'
-import { chainReadError, errorParameters, readBlockHeader, type BlockHeader, type ChainErrorContext } from './rpc.js'
+import { chainReadError, collectErrorMessages, errorParameters, readBlockHeader, type BlockHeader, type ChainErrorContext } from './rpc.js'
 
 /**
  * How a chain makes blocks: from `anchor` on, one block every `blockTimeSeconds` (exactly, or on
@@ -203,6 +203,27 @@ export function isLastBlockOnClock(clock: BlockClock, block: { number: bigint; t
   const time = parseTime(timestamp)
   const exact = exactClock(clock)
   return exact !== undefined && rules.isLastOnClock(exact, { number: Number(block.number), timestamp: Number(block.timestamp) }, Number(time))
+}
+
+/**
+ * After the first read at `byClock` (the block an exact clock gave for `timestamp`): use that block,
+ * search it (the chain left its clock when `offClock`; the node has no state there) and read
+ * again, or fail with the read's own error. The score-api folder decides with the same rule,
+ * src/rules/hub.ts's `hubClockStep`.
+ *
+ * @throws {InvalidParameterError} for a negative or non-integer time, or a malformed clock.
+ */
+export function clockReadStep(
+  clock: BlockClock,
+  byClock: bigint,
+  timestamp: bigint | number,
+  first: { block: { number: bigint; timestamp: bigint } } | { error: unknown },
+): ReturnType<typeof rules.hubClockStep> {
+  const time = Number(parseTime(timestamp))
+  const exact = exactClock(clock)
+  if (exact === undefined) return { step: 'search', offClock: false }
+  const read = 'block' in first ? { block: { number: Number(first.block.number), timestamp: Number(first.block.timestamp) } } : { failure: collectErrorMessages(first.error) }
+  return rules.hubClockStep(exact, Number(byClock), time, read)
 }
 
 /** An exact clock in the rules' terms (src/rules/hub.ts judges with it, as the score-api folders do); undefined when not exact. */

@@ -10,6 +10,7 @@ import { isValidAddress } from '../utils/address.js'
 import { defaultActionId } from '../utils/parse.js'
 import * as cleanHandsRules from '../rules/clean-hands.js'
 import * as hub from '../rules/hub.js'
+import { passportDecoders } from '../rules/passport-onchain.js'
 import * as sbt from '../rules/sbt.js'
 
 /**
@@ -70,6 +71,8 @@ export type NetworkContracts = {
   govIdLegacyStore?: Address | undefined
   /** The permanent phone store (`isUniqueForAction`); no expiry, no revocation. */
   phoneLegacyStore?: Address | undefined
+  /** Passport's on-chain decoder (`getScore(address)`, 4 decimals), where Passport pushes scores. */
+  passportDecoder?: Address | undefined
 }
 
 /**
@@ -145,6 +148,7 @@ export const optimismNetwork: NetworkConstants = Object.freeze({
     signProtocol: cleanHandsRules.signProtocolAddress,
     govIdLegacyStore: sbt.permanentStores['gov-id'],
     phoneLegacyStore: sbt.permanentStores.phone,
+    passportDecoder: passportDecoders['10'] as Address,
   }),
   circuitIds: Object.freeze({ ...circuitIds }),
   issuers: Object.freeze({ ...issuers }),

@@ -4,6 +4,7 @@
  */
 import { hexToBigInt, hexToNumber, isHex, numberToHex, type Client, type Hex } from 'viem'
 import { BlockNotAvailableError, ChainReadError } from '../errors/index.js'
+import { blockNotServedPattern } from '../rules/hub.js'
 
 /** What a chain error names: the block, the addresses whose answers it affects, the chain. */
 export type ChainErrorContext = {
@@ -13,34 +14,6 @@ export type ChainErrorContext = {
   /** A line of context shown under the message (for example the contract and call). */
   call?: string | undefined
 }
-
-/**
- * The errors a node gives when it cannot serve state at a block: pruned state (not an archive
- * node), an unknown or future block. Spellings from geth, op-geth, erigon, reth, nethermind,
- * hardhat/EDR and hosted RPC providers.
- */
-const blockUnavailablePattern = new RegExp(
-  [
-    'missing trie node',
-    'header not found',
-    'state (?:is )?not available',
-    'state unavailable',
-    'historical state',
-    'state histor(?:y|ies)',
-    'unknown block',
-    'block not found',
-    'no state (?:available|found)',
-    'state (?:has been |was |is )?pruned',
-    'invalid block tag',
-    'latest block number is',
-    'beyond (?:the )?(?:current )?head',
-    'block (?:number )?(?:\\S+ )?is (?:in the future|greater than|higher than|after)',
-    'requested block .* (?:not|is) (?:available|found|pruned)',
-    'old data not available',
-    'distance to target block exceeds',
-  ].join('|'),
-  'i',
-)
 
 /** Collects the message-like strings of an error and everything it wraps (viem, ethers v5/v6, raw). */
 export function collectErrorMessages(error: unknown): string[] {
@@ -75,7 +48,7 @@ export function collectErrorMessages(error: unknown): string[] {
  * isBlockNotAvailable(new Error('missing trie node 9a3f... (path )')) // true
  */
 export function isBlockNotAvailable(error: unknown): boolean {
-  return collectErrorMessages(error).some((message) => blockUnavailablePattern.test(message))
+  return collectErrorMessages(error).some((message) => blockNotServedPattern.test(message))
 }
 
 /**

@@ -91,7 +91,8 @@ const readMethods = new Set([
 /**
  * Starts an in-process EVM (EDR, loaded now) seeded from a world: the Human ID Hub with the world's
  * SBTs, the permanent gov-id and phone stores, Sign Protocol with the clean-hands attestations of
- * the attestation index (same ids), and Multicall3, at the network's built-in addresses. Block `n`
+ * the attestation index (same ids), Passport's decoder with the world's on-chain Passports, and
+ * Multicall3, at the network's built-in addresses. Block `n`
  * is mined at `genesisTime + n * blockTimeSeconds` of the world's clock, and each record is written
  * in the first block at or after its time (see `planLocalChain`), so `verifyCredentials` at block N
  * answers as the reference server's E4-E6 and rule 6 over its E8 rows at block N.
@@ -154,6 +155,7 @@ export async function startLocalChain(parameters: StartLocalChainParameters): Pr
     [contracts.govIdLegacyStore, code('LocalLegacyStore')],
     [contracts.phoneLegacyStore, code('LocalLegacyStore')],
     [contracts.signProtocol, code('LocalSignProtocol')],
+    [contracts.passportDecoder, code('LocalPassportDecoder')],
   ] as const) {
     if (!address) continue
     codeAt.set(address.toLowerCase(), bytecode)

@@ -14,9 +14,10 @@ import type { AttestationRow, Verification, World } from '../world/types.js'
 /**
  * What the local chain is seeded from: the chain clock, the Human ID verifications and the
  * clean-hands attestation rows. A {@link World} fits, and so does the reference server's state
- * (`server.context.store.state`), which holds the same records.
+ * (`server.context.store.state`), which holds the same records. `onchainPassports` seed Passport's
+ * decoder; a world without them has no Passport on chain.
  */
-export type LocalChainWorld = Pick<World, 'chain' | 'verifications' | 'attestations'>
+export type LocalChainWorld = Pick<World, 'chain' | 'verifications' | 'attestations'> & Partial<Pick<World, 'onchainPassports'>>
 
 /** One contract write of the plan. */
 export type ChainWrite =
@@ -25,6 +26,8 @@ export type ChainWrite =
   | { kind: 'set-unique'; to: Address; user: Address; actionId: bigint }
   | { kind: 'attest'; to: Address; attestationId: bigint; schemaId: bigint; attester: Address; validUntil: bigint; recipients: Hex[] }
   | { kind: 'revoke-attestation'; to: Address; attestationId: bigint }
+  | { kind: 'set-passport-score'; to: Address; user: Address; score: bigint; time: bigint; expirationTime: bigint }
+  | { kind: 'revoke-passport-score'; to: Address; user: Address }
 
 /** A block of the plan: its number, its timestamp (the world's clock) and its writes, in order. */
 export type PlannedBlock = { blockNumber: bigint; timestamp: bigint; writes: ChainWrite[] }
@@ -107,6 +110,23 @@ export function planLocalChain(world: LocalChainWorld, options: { network?: Netw
       const what = `attestation ${rows[0]!.attestationId}`
       add(attestation.time, { kind: 'attest', to: signProtocol, attestationId, ...attestation.fields }, what)
       if (attestation.revoked) add(attestation.time, { kind: 'revoke-attestation', to: signProtocol, attestationId }, what)
+    }
+  }
+
+  // Passport on chain: each push writes the decoder's score (4 decimals) in the first block at or
+  // after it; a revocation deletes it. A push replaces the address's earlier one.
+  const decoder = network.contracts.passportDecoder
+  if (decoder) {
+    for (const [index, push] of (world.onchainPassports ?? []).entries()) {
+      const what = `on-chain Passport ${index} (${push.address})`
+      const user = getAddress(push.address.toLowerCase())
+      const match = /^(\d+)\.(\d{4})$/.exec(push.score)
+      const score = match ? BigInt(`${match[1]}${match[2]}`) : -1n
+      if (score < 0n || score >= 2n ** 32n || !Number.isSafeInteger(push.pushedAt) || !Number.isSafeInteger(push.expiresAt) || push.expiresAt < 0) {
+        throw new InvalidParameterError({ parameter: 'world', reason: `${what} has score "${push.score}" (expected 4 decimals, at most a uint32 of units), pushedAt ${push.pushedAt} and expiresAt ${push.expiresAt} (whole Unix seconds).` })
+      }
+      add(push.pushedAt, { kind: 'set-passport-score', to: decoder, user, score, time: BigInt(push.pushedAt), expirationTime: BigInt(push.expiresAt) }, what)
+      if (push.revokedAt !== null && push.revokedAt !== undefined) add(push.revokedAt, { kind: 'revoke-passport-score', to: decoder, user }, what)
     }
   }
 

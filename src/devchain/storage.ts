@@ -57,6 +57,14 @@ export class LocalChainStorage {
         this.bytesArray(write.to, base + 2n, write.recipients, entries)
         break
       }
+      case 'set-passport-score':
+        // LocalPassportDecoder: mapping(address => Score) at slot 0; Score packs score (4 bytes),
+        // time (8), expirationTime (8) from the right.
+        entries.push([passportSlot(write.user), write.score | (write.time << 32n) | (write.expirationTime << 96n)])
+        break
+      case 'revoke-passport-score':
+        entries.push([passportSlot(write.user), 0n])
+        break
       case 'revoke-attestation': {
         const base = attestationBase(write.attestationId)
         const keep64 = (1n << 192n) - 1n
@@ -121,6 +129,10 @@ export class LocalChainStorage {
 
 function sbtBase(subject: Address, circuitId: Hex): bigint {
   return hashOf({ type: 'bytes32', value: sbtId(subject, circuitId) }, { type: 'uint256', value: 0n })
+}
+
+function passportSlot(user: Address): bigint {
+  return hashOf({ type: 'address', value: user }, { type: 'uint256', value: 0n })
 }
 
 function attestationBase(attestationId: bigint): bigint {

@@ -3,4 +3,4 @@
 // helpers stay internal.
 export { createRateLimiter, type AcquireOptions, type CreateRateLimiterParameters, type RateLimiter, type RateLimitTier, type RateLimitWait } from './rate-limit.js'
 export type { Sleep } from './sleep.js'
-export type { RequestErrorType, RetryOptions, Transport, TransportOptions } from './transport.js'
+export { transportDefaults, type RequestErrorType, type RetryOptions, type Transport, type TransportOptions } from './transport.js'

@@ -143,10 +143,39 @@ export type RequestErrorType =
   | ResponseParseErrorType
   | ResponseValidationErrorType
 
-const defaultRetryStatusCodes = [408, 429, 500, 502, 503, 504] as const
+/**
+ * The transport's defaults, in one object like ky's: what every client of the package uses unless
+ * its configuration says otherwise. Read them; pass your own in a client's config to change one.
+ *
+ * @example
+ * import { transportDefaults } from 'personhood'
+ * transportDefaults.retry.limit // 3
+ */
+export const transportDefaults = Object.freeze({
+  /** Each attempt's timeout, ms. */
+  timeoutMs: 60_000,
+  /** Requests in flight at once, per client. */
+  concurrency: 4,
+  /** Redirects followed on the same origin. */
+  maxRedirects: 5,
+  /** The cap of a response body: 16 MiB, far above any answer of the spec (a 1,000-row page is about 1 MB). */
+  maxResponseBytes: 16 * 1024 * 1024,
+  retry: Object.freeze({
+    /** Retries after the first attempt. */
+    limit: 3,
+    /** The first backoff, ms (doubled each retry, with jitter). */
+    baseDelayMs: 500,
+    /** The longest backoff, ms. */
+    maxDelayMs: 30_000,
+    /** The longest Retry-After honoured, ms. */
+    maxRetryAfterMs: 60_000,
+    /** Statuses retried (besides network errors). */
+    statusCodes: Object.freeze([408, 429, 500, 502, 503, 504] as const),
+  }),
+})
 
-/** Default cap of a response body: 16 MiB, far above any answer of the spec (a 1,000-row page is about 1 MB). */
-export const defaultMaxResponseBytes = 16 * 1024 * 1024
+/** Default cap of a response body: {@link transportDefaults}`.maxResponseBytes`. */
+export const defaultMaxResponseBytes = transportDefaults.maxResponseBytes
 
 const redirectStatuses = new Set([301, 302, 303, 307, 308])
 
@@ -191,21 +220,22 @@ async function readLimited(response: Response, limit: number): Promise<string | 
 export function createTransport(config: TransportConfig): Transport {
   const {
     fetch: fetchFn = globalThis.fetch,
-    timeoutMs = 60_000,
-    concurrency = 4,
+    timeoutMs = transportDefaults.timeoutMs,
+    concurrency = transportDefaults.concurrency,
     now = Date.now,
     sleep = defaultSleep,
     random = Math.random,
     maxResponseBytes = defaultMaxResponseBytes,
-    maxRedirects = 5,
+    maxRedirects = transportDefaults.maxRedirects,
     timer = realTimer,
   } = config
   const retry = config.retry === false ? { limit: 0 } : (config.retry ?? {})
-  const retryLimit = retry.limit ?? 3
-  const baseDelayMs = retry.baseDelayMs ?? 500
-  const maxDelayMs = retry.maxDelayMs ?? 30_000
-  const maxRetryAfterMs = retry.maxRetryAfterMs ?? 60_000
-  const retryStatusCodes = new Set<number>(retry.statusCodes ?? defaultRetryStatusCodes)
+  const defaults = transportDefaults.retry
+  const retryLimit = retry.limit ?? defaults.limit
+  const baseDelayMs = retry.baseDelayMs ?? defaults.baseDelayMs
+  const maxDelayMs = retry.maxDelayMs ?? defaults.maxDelayMs
+  const maxRetryAfterMs = retry.maxRetryAfterMs ?? defaults.maxRetryAfterMs
+  const retryStatusCodes = new Set<number>(retry.statusCodes ?? defaults.statusCodes)
   const baseUrl = config.baseUrl.replace(/\/+$/, '')
   const origin = new URL(baseUrl).origin
   const semaphore = createSemaphore(concurrency)

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { indexRowsByVoter, judgeCleanHandsChecks, listingPageOrder, mergeIndexListing, parseAttestationId, uniqueIndexRows, type CleanHandsCheck } from './clean-hands-index.js'
+import { indexRowsByVoter, judgeCleanHandsChecks, listingPageOrder, mergeIndexListing, foreignRecipientRow, parseAttestationId, recipientListingMaxPages, recipientListingProblem, uniqueIndexRows, type CleanHandsCheck } from './clean-hands-index.js'
 import { ConflictingRowsError } from './rows.js'
 
 const voter = (n: number) => `0x${n.toString(16).padStart(40, '0').replace(/^0/, 'a')}`
@@ -81,5 +81,24 @@ describe('the clean-hands index rules', () => {
 
   it('an attestation id is a uint64, hex or decimal', () => {
     expect([parseAttestationId('0x1F'), parseAttestationId(' 31 '), parseAttestationId('0x10000000000000000'), parseAttestationId(31)]).toEqual([31n, 31n, undefined, undefined])
+  })
+})
+
+describe('recipientListingProblem', () => {
+  const mine = voter(1)
+  it.each([
+    ['one page of its rows', { total: 1, pages: 1, rows: [row(1, 1)] }, undefined],
+    ['two pages, the bound, its rows in any case', { total: 150, pages: 2, rows: [{ ...row(1, 1), recipients: [upper(mine)] }] }, undefined],
+    ['a row that names no recipients array is left to the rule', { total: 1, pages: 1, rows: [{ ...row(1, 1), recipients: 'x' }] }, undefined],
+    ['a row of another address: the filter is ignored', { total: 150, pages: 2, rows: [row(1, 1), row(2, 2)] }, `asked for the attestations of recipient ${mine}, got attestation 0x2 of ${voter(2)}: the index ignores recipient=`],
+    ['three pages of its own rows', { total: 201, pages: 3, rows: [row(1, 1)] }, `the listing for recipient ${mine} holds 201 attestations on 3 pages, over the 2 pages one address may take`],
+  ])('%s', (_name, first, problem) => {
+    expect(recipientListingProblem(mine, first)).toBe(problem)
+    expect(recipientListingMaxPages).toBe(2)
+  })
+
+  it('foreignRecipientRow finds the first row that names only others', () => {
+    expect(foreignRecipientRow([row(1, 1), { ...row(2, 2), recipients: [voter(2), upper(mine)] }, row(3, 3)], mine)).toBe(2)
+    expect(foreignRecipientRow([], mine)).toBe(-1)
   })
 })

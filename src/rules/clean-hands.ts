@@ -1,11 +1,6 @@
 /**
- * Clean hands: the sanctions screening Human ID records as a Sign Protocol attestation on Optimism;
- * the rule on one index row, on all of an address's rows, and on the attestation as the chain
- * holds it at a block.
- *
- * It imports nothing: `npm run strategies:rules` copies it verbatim into each score-api folder that
- * uses it. Written in score-api's prettier style; compiles under TypeScript 4.7 (CommonJS) as under
- * the package's own settings.
+ * Clean hands (Human ID's sanctions screening, a Sign Protocol attestation on Optimism): the rule on
+ * one index row and on the attestation as the chain holds it at a block.
  */
 
 /** A 0x-prefixed hex string (an address, a bytes32). */
@@ -125,45 +120,6 @@ export const cleanHandsRowRank: Readonly<Record<CleanHandsRowReason, number>> =
     expired: 5,
     valid: 6
   };
-
-/** What {@link judgeCleanHandsRows} answers. */
-export type CleanHandsRowsJudgment = {
-  /** `valid` when a row passes; else the most telling failure; `none` without rows. */
-  reason: CleanHandsRowReason | 'none';
-  /** The latest `validUntil` among the rows that pass; undefined when none does. */
-  expiresAt: bigint | undefined;
-  /** Each row's reason, in the rows' order. */
-  rows: CleanHandsRowReason[];
-};
-
-/**
- * Judges all of an address's index rows: valid when one row passes (expiring with the latest of
- * them), else the most telling failure (the row that got furthest).
- */
-export function judgeCleanHandsRows(
-  rows: readonly unknown[],
-  options: CleanHandsRuleOptions
-): CleanHandsRowsJudgment {
-  const reasons = rows.map(row => checkCleanHandsRow(row, options));
-  let reason: CleanHandsRowReason | 'none' = 'none';
-  let expiresAt: bigint | undefined;
-  reasons.forEach((rowReason, index) => {
-    if (
-      reason === 'none' ||
-      cleanHandsRowRank[rowReason] > cleanHandsRowRank[reason]
-    ) {
-      reason = rowReason;
-    }
-    if (rowReason === 'valid') {
-      const row = rows[index] as CleanHandsRowLike;
-      const validUntil = parseValidUntil(row.validUntil) as bigint;
-      if (expiresAt === undefined || validUntil > expiresAt) {
-        expiresAt = validUntil;
-      }
-    }
-  });
-  return { reason, expiresAt, rows: reasons };
-}
 
 /** The fields of an on-chain Sign Protocol attestation the on-chain check reads. */
 export type OnchainAttestationLike = {

@@ -1,10 +1,6 @@
 /**
- * Human ID SBTs: the circuits, issuers, action id and permanent stores, and the rule that makes one
- * SBT, then one credential, valid at a block.
- *
- * It imports nothing: `npm run strategies:rules` copies it verbatim into each score-api folder that
- * uses it. Written in score-api's prettier style; compiles under TypeScript 4.7 (CommonJS) as under
- * the package's own settings.
+ * Human ID SBTs: circuits, issuers, action id, permanent stores, and the rule on one SBT and one
+ * credential.
  */
 
 /** A 0x-prefixed hex string (an address, a bytes32). */

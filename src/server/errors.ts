@@ -4,25 +4,17 @@
  * answer).
  */
 import type { Context } from 'hono'
+import { HttpAnswerError } from '../errors/server.js'
 import type { ValidationErrorItem } from '../schemas/common.js'
 
-/** A status code and the `detail` of the JSON body (`{ detail }`), plus optional headers. */
-export class HttpError extends Error {
+/** The reference server's {@link HttpAnswerError}: a status and the `detail` of the JSON body (`{ detail }`), plus optional headers. */
+export class HttpError extends HttpAnswerError<{ detail: string | ValidationErrorItem[] }> {
   override name = 'HttpError'
-  readonly status: number
   readonly detail: string | ValidationErrorItem[]
-  readonly headers: Record<string, string>
 
   constructor(status: number, detail: string | ValidationErrorItem[], headers: Record<string, string> = {}) {
-    super(typeof detail === 'string' ? detail : detail.map((item) => `${item.loc.join('.')}: ${item.msg}`).join('; '))
-    this.status = status
+    super({ status, body: { detail }, headers, message: typeof detail === 'string' ? detail : detail.map((item) => `${item.loc.join('.')}: ${item.msg}`).join('; ') })
     this.detail = detail
-    this.headers = headers
-  }
-
-  /** The JSON body: `{ detail }`. */
-  body(): { detail: string | ValidationErrorItem[] } {
-    return { detail: this.detail }
   }
 }
 
@@ -40,7 +32,7 @@ export class UnknownScorerError extends HttpError {
  * answered 500 without details.
  */
 export function answerError(error: Error, c: Context): Response {
-  if (error instanceof HttpError) return c.json(error.body(), error.status as 400, error.headers)
+  if (error instanceof HttpAnswerError) return c.json(error.body as object, error.status as 400, error.headers)
   console.error('personhood server error:', error)
   return c.json({ detail: 'Internal Server Error' }, 500)
 }

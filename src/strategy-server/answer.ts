@@ -14,6 +14,7 @@
 import { BlockNotAvailableError, ChainReadError } from '../errors/chain.js'
 import type { BaseError } from '../errors/base.js'
 import { InvalidAddressError, InvalidParameterError } from '../errors/input.js'
+import { HttpAnswerError } from '../errors/server.js'
 import { RateBudgetError, StrategyDeadlineError, StrategyOptionsError, StrategySourceError } from '../errors/strategy.js'
 import { AnswerStoreError } from './store.js'
 
@@ -60,17 +61,17 @@ export type ErrorAnswer = {
   headers: Record<string, string>
 }
 
-/** A request error the server raises itself (a bad body, a wrong secret, an unknown strategy). */
-export class StrategyServerRequestError extends Error {
+/** A request error the server raises itself (a bad body, a wrong secret, an unknown strategy): the {@link HttpAnswerError} of api-v2's error body. */
+export class StrategyServerRequestError extends HttpAnswerError<ErrorAnswer['body']> {
   override name = 'StrategyServerRequestError'
   constructor(
-    readonly status: 400 | 401 | 404 | 413 | 503,
-    readonly code: string,
+    override readonly status: 400 | 401 | 404 | 413 | 503,
+    code: string,
     message: string,
     readonly field?: string,
-    readonly headers: Record<string, string> = {},
+    headers: Record<string, string> = {},
   ) {
-    super(message)
+    super({ status, code, message, headers, body: { error: { code, message, ...(field === undefined ? {} : { field }) } } })
   }
 }
 
@@ -97,7 +98,7 @@ export function toErrorAnswer(error: unknown, now: () => number = Date.now): Err
     body: { error: { code, message: text, ...extra } },
     headers,
   })
-  if (error instanceof StrategyServerRequestError) return answer(error.status, error.code, error.message, error.field === undefined ? {} : { field: error.field }, error.headers)
+  if (error instanceof StrategyServerRequestError) return { status: error.status, body: error.body, headers: error.headers }
   if (error instanceof StrategyOptionsError) {
     const operator = error.issues.filter(isConfigurationIssue)
     if (operator.length) {

@@ -3,8 +3,7 @@
  * app. `POST /strategies/<name>` speaks `type: "api-post"`, `GET /strategies/<name>` speaks
  * `type: "api-get"`; `/health` and `/metrics` are for the operator. See docs/strategy-server.md.
  */
-import { createHash, timingSafeEqual } from 'node:crypto'
-import { Hono, type Context } from 'hono'
+import { Hono, type Context, type MiddlewareHandler } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { InvalidParameterError } from '../errors/input.js'
 import type { StrategyContext } from '../strategy/context.js'
@@ -14,11 +13,12 @@ import { redact } from '../utils/redact.js'
 import { scaleScore, StrategyServerRequestError, toErrorAnswer } from './answer.js'
 import { createStrategyServerMetrics, type StrategyServerMetrics } from './metrics.js'
 import { createStrategyScorer, readScoreCall, type AnyStrategyDefinition, type StrategyScorer } from './scorer.js'
+import { strategyServerDefaults } from './defaults.js'
+import { drainOnShutdown, requestLog, strategySecretCheck, type StrategyCallVariables } from './middleware.js'
 import { createMemoryAnswerStore, type AnswerStore } from './store.js'
 import { mountVoterPage, type VoterPageOptions } from './voter-page/index.js'
 
-/** The header score-api's api-v2 sends: `sha256(url + SNAPSHOT_API_STRATEGY_SALT)`, hex. */
-export const secretHeader = 'X-Snapshot-API-Strategy-Secret'
+export { secretHeader, strategySecret } from './middleware.js'
 
 /** api-v2's own option names: read by the server, never passed to a strategy. */
 export const apiV2OptionNames = ['url', 'type', 'decimals', 'additionalParameters'] as const
@@ -26,14 +26,13 @@ export const apiV2OptionNames = ['url', 'type', 'decimals', 'additionalParameter
 /** Largest `decimals` read (api-v2 passes it to formatUnits). */
 export const maxDecimals = 36
 
-/** Default most addresses a call. */
-export const defaultMaxAddresses = 20_000
+/** Default most addresses a call ({@link strategyServerDefaults}`.maxAddresses`). */
+export const defaultMaxAddresses = strategyServerDefaults.maxAddresses
 
-/** Default of {@link CreateStrategyServerOptions.answerWithinMs}: 18 s, inside api-v2's 20 s. */
-export const defaultAnswerWithinMs = 18_000
+/** Default of {@link CreateStrategyServerOptions.answerWithinMs}: 18 s, inside api-v2's 20 s ({@link strategyServerDefaults}`.answerWithinMs`). */
+export const defaultAnswerWithinMs = strategyServerDefaults.answerWithinMs
 
-/** Seconds a caller is told to wait (Retry-After) when its answer is still being computed. */
-const stillScoringRetrySeconds = 5
+const { stillScoringRetrySeconds } = strategyServerDefaults
 
 /** Options of {@link createStrategyServer}. */
 export type CreateStrategyServerOptions = {
@@ -97,24 +96,6 @@ export type StrategyServer = Hono & {
   drain(): void
 }
 
-function digest(text: string): Buffer {
-  return createHash('sha256').update(text).digest()
-}
-
-/** `sha256(url + salt)` as api-v2 sends it (hex). */
-export function strategySecret(url: string, salt: string): string {
-  return digest(`${url}${salt}`).toString('hex')
-}
-
-/** Constant-time: both sides are hashed first, so lengths never differ. */
-function sameSecret(presented: string, expected: string): boolean {
-  return timingSafeEqual(digest(presented.trim().toLowerCase()), digest(expected))
-}
-
-function unauthorized(reason: string): StrategyServerRequestError {
-  return new StrategyServerRequestError(401, 'INVALID_STRATEGY_SECRET', reason, secretHeader, { 'WWW-Authenticate': `SnapshotStrategySecret header="${secretHeader}"` })
-}
-
 function readDecimals(value: unknown): number {
   if (value === undefined) return 0
   const number = typeof value === 'string' && /^[0-9]{1,2}$/.test(value) ? Number(value) : value
@@ -150,7 +131,6 @@ export function createStrategyServer(options: CreateStrategyServerOptions): Stra
   for (const network of Object.keys(providers)) {
     if (!/^[1-9][0-9]{0,15}$/.test(network)) throw new InvalidParameterError({ parameter: `providers.${network}`, reason: 'A network is a chain id (digits).' })
   }
-  if (salt !== undefined && (typeof salt !== 'string' || salt.length < 8)) throw new InvalidParameterError({ parameter: 'salt', reason: 'Expected a string of at least 8 characters.' })
   if (!Number.isSafeInteger(maxAddresses) || maxAddresses < 1) throw new InvalidParameterError({ parameter: 'maxAddresses', reason: `Expected a positive integer, got ${String(maxAddresses)}.` })
   if (!(answerWithinMs > 0)) throw new InvalidParameterError({ parameter: 'answerWithinMs', reason: `Expected a positive number of ms, got ${String(answerWithinMs)}.` })
   const networks = Object.keys(providers)
@@ -169,35 +149,12 @@ export function createStrategyServer(options: CreateStrategyServerOptions): Stra
     },
     onRequest: (source) => metrics.count('personhood_strategy_upstream_requests_total', { source }),
   })
-  let draining = false
-
-  const app = new Hono<{ Variables: { strategy: string; addresses: number; block: string; hits: number } }>()
+  const stopping = drainOnShutdown()
+  type CallInput = { options: Record<string, unknown>; network: unknown; snapshot: unknown; addresses: unknown }
+  const app = new Hono<{ Variables: StrategyCallVariables & { definition: AnyStrategyDefinition; input: CallInput } }>()
 
   // One JSON line per request; the secret header's value, the salt and URL credentials never appear.
-  app.use('*', async (c, next) => {
-    const started = performance.now()
-    await next()
-    const seconds = (performance.now() - started) / 1000
-    c.res.headers.set('Server-Timing', `total;dur=${(seconds * 1000).toFixed(1)}`)
-    const strategy = c.get('strategy')
-    const route = strategy === undefined ? new URL(c.req.url).pathname : '/strategies/:name'
-    metrics.count('personhood_strategy_requests_total', { route, strategy: strategy ?? '', status: String(c.res.status) })
-    if (strategy !== undefined) metrics.observe(strategy, seconds)
-    if (!log) return
-    const presented = c.req.header(secretHeader)
-    const url = new URL(c.req.url)
-    const entry = {
-      time: new Date(now()).toISOString(),
-      method: c.req.method,
-      path: redact(`${url.pathname}${url.search.length > 200 ? `${url.search.slice(0, 200)}...` : url.search}`, [...secrets, presented]),
-      status: c.res.status,
-      ms: Math.round(seconds * 10_000) / 10,
-      ...(strategy === undefined ? {} : { strategy, addresses: c.get('addresses'), block: c.get('block'), hits: c.get('hits') }),
-      ...(presented === undefined ? {} : { secret: '[redacted]' }),
-      userAgent: c.req.header('User-Agent'),
-    }
-    log(JSON.stringify(entry))
-  })
+  app.use('*', requestLog({ log, metrics, now, secrets }))
 
   app.onError((error, c) => {
     const answer = toErrorAnswer(error, now)
@@ -214,8 +171,8 @@ export function createStrategyServer(options: CreateStrategyServerOptions): Stra
 
   app.get('/health', (c) =>
     c.json(
-      { status: draining ? 'stopping' : 'ok', strategies: Object.keys(strategies), networks, secured: salt !== undefined, store: { file: store.opened.file ?? null, answers: store.size }, pendingRuns: scorer.pending },
-      draining ? 503 : 200,
+      { status: stopping.draining ? 'stopping' : 'ok', strategies: Object.keys(strategies), networks, secured: salt !== undefined, store: { file: store.opened.file ?? null, answers: store.size }, pendingRuns: scorer.pending },
+      stopping.draining ? 503 : 200,
     ),
   )
   app.get('/metrics', (c) =>
@@ -224,13 +181,44 @@ export function createStrategyServer(options: CreateStrategyServerOptions): Stra
   if (options.voterPage !== false) mountVoterPage(app, { ...options.voterPage, strategies, providers, context, now, apiV2OptionNames })
   app.get('/', (c) => c.json({ strategies: Object.fromEntries(Object.entries(strategies).map(([name, definition]) => [name, { title: definition.title, path: `/strategies/${name}` }])), networks }))
 
-  function strategyOf(c: Context): AnyStrategyDefinition {
+  /** The route's strategy (404 for another name), told to the request log. */
+  const findStrategy: MiddlewareHandler = async (c, next) => {
     const name = c.req.param('name') ?? ''
     const definition = Object.hasOwn(strategies, name) ? strategies[name] : undefined
     if (!definition) throw new StrategyServerRequestError(404, 'UNKNOWN_STRATEGY', `No strategy "${name.slice(0, 60)}" here: one of ${Object.keys(strategies).join(', ')}.`, 'strategy')
-    if (draining) throw new StrategyServerRequestError(503, 'STOPPING', 'The server is stopping; ask another instance or retry.', undefined, { 'Retry-After': '1' })
-    return definition
+    c.set('definition', definition)
+    c.set('strategy', definition.name)
+    await next()
   }
+  // api-post signs its body's options.url (which must name this route); api-get its own URL with the query.
+  const postSecret = salt === undefined ? [] : [
+    strategySecretCheck({
+      salt,
+      signedUrl: (c) => {
+        const url = (c.get('input') as CallInput).options.url
+        return typeof url === 'string' ? url : undefined
+      },
+      matchRoute: (c, url) => {
+        let path: string
+        try {
+          path = new URL(url).pathname.replace(/\/+$/, '')
+        } catch {
+          return 'options.url is not a URL.'
+        }
+        const route = c.req.param('name') ?? ''
+        return path.endsWith(`/${route}`) ? undefined : `options.url names another endpoint than /strategies/${route}.`
+      },
+    }),
+  ]
+  const getSecret = salt === undefined ? [] : [
+    strategySecretCheck({
+      salt,
+      signedUrl: (c) => {
+        const url = new URL(c.req.url)
+        return `${(publicUrl ?? url.origin).replace(/\/+$/, '')}${url.pathname}${url.search}`
+      },
+    }),
+  ]
 
   /**
    * The answer, or a 503 with Retry-After once `answerWithinMs` has passed: api-v2 gives up at 20 s,
@@ -257,7 +245,7 @@ export function createStrategyServer(options: CreateStrategyServerOptions): Stra
     return Promise.race([scoring, late]).finally(() => clearTimeout(timer))
   }
 
-  async function answer(c: Context, definition: AnyStrategyDefinition, input: { options: Record<string, unknown>; network: unknown; snapshot: unknown; addresses: unknown }) {
+  async function answer(c: Context, definition: AnyStrategyDefinition, input: CallInput) {
     const decimals = readDecimals(input.options.decimals)
     const strategyOptions = Object.fromEntries(Object.entries(input.options).filter(([name]) => !(apiV2OptionNames as readonly string[]).includes(name)))
     const call = readScoreCall(definition, { ...input, options: strategyOptions }, { networks, context, maxAddresses })
@@ -290,14 +278,8 @@ export function createStrategyServer(options: CreateStrategyServerOptions): Stra
     })
   }
 
-  // The body is not read past the limit, so the connection cannot be reused: the 413 says so
-  // (Connection: close), and a pooled client opens a new one for its next call.
-  const tooLarge = () => {
-    throw new StrategyServerRequestError(413, 'BODY_TOO_LARGE', `The body is too large: at most ${maxAddresses} addresses a call.`, 'addresses', { Connection: 'close' })
-  }
-  app.post('/strategies/:name', bodyLimit({ maxSize: 64 + maxAddresses * 64 + 64 * 1024, onError: tooLarge }), async (c) => {
-    const definition = strategyOf(c)
-    c.set('strategy', definition.name)
+  /** api-post's body, read as { options, network, snapshot, addresses } before the secret check (which reads options.url). */
+  const readBody: MiddlewareHandler = async (c, next) => {
     let body: unknown
     try {
       body = JSON.parse(await c.req.text())
@@ -307,35 +289,12 @@ export function createStrategyServer(options: CreateStrategyServerOptions): Stra
     if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new StrategyServerRequestError(400, 'INVALID_BODY', 'Expected a JSON object { options, network, snapshot, addresses }.', 'body')
     const { options: given = {}, network, snapshot, addresses } = body as Record<string, unknown>
     if (given === null || typeof given !== 'object' || Array.isArray(given)) throw new StrategyServerRequestError(400, 'INVALID_PARAMETER', 'options must be an object.', 'options')
-    const strategyOptions = given as Record<string, unknown>
-    if (salt !== undefined) {
-      const presented = c.req.header(secretHeader)
-      if (!presented) throw unauthorized(`Missing ${secretHeader}: this server answers only the score-api that knows its salt.`)
-      const url = strategyOptions.url
-      if (typeof url !== 'string' || !sameSecret(presented, strategySecret(url, salt))) throw unauthorized(`${secretHeader} does not match sha256(options.url + salt).`)
-      let path: string
-      try {
-        path = new URL(url).pathname.replace(/\/+$/, '')
-      } catch {
-        throw unauthorized('options.url is not a URL.')
-      }
-      const route = c.req.param('name') ?? definition.name
-      if (!path.endsWith(`/${route}`)) throw unauthorized(`options.url names another endpoint than /strategies/${route}.`)
-    }
-    return answer(c, definition, { options: strategyOptions, network, snapshot, addresses })
-  })
-
-  app.get('/strategies/:name', async (c) => {
-    const definition = strategyOf(c)
-    c.set('strategy', definition.name)
-    const url = new URL(c.req.url)
-    if (salt !== undefined) {
-      const presented = c.req.header(secretHeader)
-      if (!presented) throw unauthorized(`Missing ${secretHeader}: this server answers only the score-api that knows its salt.`)
-      const configured = `${(publicUrl ?? url.origin).replace(/\/+$/, '')}${url.pathname}${url.search}`
-      if (!sameSecret(presented, strategySecret(configured, salt))) throw unauthorized(`${secretHeader} does not match sha256(url + salt) for this URL.`)
-    }
-    const query = url.searchParams
+    c.set('input', { options: given as Record<string, unknown>, network, snapshot, addresses })
+    await next()
+  }
+  /** api-get's query, read as the same input (after the secret check, which covers the whole URL). */
+  const readQuery: MiddlewareHandler = async (c, next) => {
+    const query = new URL(c.req.url).searchParams
     let options: Record<string, unknown> = {}
     const optionsText = query.get('options')
     if (optionsText !== null) {
@@ -350,13 +309,18 @@ export function createStrategyServer(options: CreateStrategyServerOptions): Stra
     const addressText = query.get('addresses')
     if (addressText === null) throw new StrategyServerRequestError(400, 'INVALID_PARAMETER', 'addresses is missing: ?network=&snapshot=&addresses=a,b', 'addresses')
     const snapshotText = query.get('snapshot')
-    return answer(c, definition, {
-      options,
-      network: query.get('network') ?? undefined,
-      snapshot: snapshotText === null ? undefined : snapshotText,
-      addresses: addressText === '' ? [] : addressText.split(','),
-    })
-  })
+    c.set('input', { options, network: query.get('network') ?? undefined, snapshot: snapshotText === null ? undefined : snapshotText, addresses: addressText === '' ? [] : addressText.split(',') })
+    await next()
+  }
+  const score = (c: Context) => answer(c, c.get('definition') as AnyStrategyDefinition, c.get('input') as CallInput)
+
+  // The body is not read past the limit, so the connection cannot be reused: the 413 says so
+  // (Connection: close), and a pooled client opens a new one for its next call.
+  const tooLarge = () => {
+    throw new StrategyServerRequestError(413, 'BODY_TOO_LARGE', `The body is too large: at most ${maxAddresses} addresses a call.`, 'addresses', { Connection: 'close' })
+  }
+  app.post('/strategies/:name', bodyLimit({ maxSize: 64 + maxAddresses * 64 + 64 * 1024, onError: tooLarge }), findStrategy, stopping.middleware, readBody, ...postSecret, score)
+  app.get('/strategies/:name', findStrategy, stopping.middleware, ...getSecret, readQuery, score)
 
   return Object.assign(app, {
     scorer,
@@ -364,8 +328,6 @@ export function createStrategyServer(options: CreateStrategyServerOptions): Stra
     store,
     strategies,
     secured: salt !== undefined,
-    drain() {
-      draining = true
-    },
+    drain: stopping.drain,
   }) as unknown as StrategyServer
 }

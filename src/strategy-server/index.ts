@@ -8,6 +8,7 @@
  * const app = createStrategyServer({ providers: { '10': client }, store: await openAnswerStore('answers.log') })
  */
 export { createStrategyServer, secretHeader, strategySecret, type CreateStrategyServerOptions, type StrategyServer } from './app.js'
+export { strategyServerDefaults } from './defaults.js'
 export { createStrategyServerMetrics, type CounterName, type StrategyServerMetrics } from './metrics.js'
 export {
   createStrategyScorer,

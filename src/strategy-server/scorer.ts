@@ -13,13 +13,13 @@ import type { Address } from 'viem'
 import { InvalidAddressError, InvalidParameterError } from '../errors/input.js'
 import { StrategyOptionsError } from '../errors/strategy.js'
 import { createStrategyCache, type StrategyCache } from '../strategy/cache.js'
-import { createStrategyRuntime, type StrategyContext } from '../strategy/context.js'
+import { parseStrategyCall, prepareStrategyCall, type StrategyCall } from '../strategy/call.js'
+import type { StrategyContext } from '../strategy/context.js'
 import { runStrategy, type StrategyDefinition } from '../strategy/define.js'
-import { parseStrategyOptions } from '../strategy/options.js'
-import { parseSnapshot, resolveSnapshot, type StrategyProvider } from '../strategy/snapshot.js'
+import { readSnapshotHeader, type StrategyProvider } from '../strategy/snapshot.js'
 import { stringifyJson } from '../utils/json.js'
-import { parseAddress } from '../utils/parse.js'
 import { isConfigurationIssue, StrategyServerRequestError } from './answer.js'
+import { strategyServerDefaults } from './defaults.js'
 import type { AnswerStore } from './store.js'
 
 /** A strategy definition of any options, detail and prepared types (the server serves many). */
@@ -52,17 +52,17 @@ export type CreateStrategyScorerParameters = {
   onRequest?: ((source: string) => void) | undefined
 }
 
-/** One call: the strategy, its options, the network, the snapshot and the addresses. */
+/** One call: parsed and prepared once ({@link readScoreCall}), with what the store keys it by. */
 export type ScoreCall = {
   definition: AnyStrategyDefinition
-  /** The strategy's options, as the space gave them (api-v2's own keys removed). */
-  options: Record<string, unknown>
+  /** The call as parsed and prepared (`prepare` ran once, for the key and every run). */
+  call: StrategyCall
   /** The options as the strategy reads them, canonical (sorted keys): part of every store key. */
   canonicalOptions: string
   network: string
   snapshot: bigint | 'latest'
   /** Distinct EIP-55 addresses. */
-  addresses: Address[]
+  addresses: readonly Address[]
   /**
    * Why the strategy cannot run on this server (configuration it lacks, a Passport key say): the
    * call is still answered when every answer is stored, and fails with this otherwise.
@@ -93,11 +93,12 @@ export type StrategyScorer = {
   idle(): Promise<void>
 }
 
-/** Default of {@link CreateStrategyScorerParameters.finalityMs}: 15 minutes. */
-export const defaultFinalityMs = 15 * 60 * 1000
+/** Default of {@link CreateStrategyScorerParameters.finalityMs}: 15 minutes ({@link strategyServerDefaults}`.finalityMs`). */
+export const defaultFinalityMs = strategyServerDefaults.finalityMs
 
 /**
- * Reads a call's strategy options, network, snapshot and addresses, each checked before any request.
+ * Reads a call's strategy options, network, snapshot and addresses, once ({@link parseStrategyCall}),
+ * each checked before any request, and prepares it once (what it runs with is part of the key).
  *
  * @throws {StrategyOptionsError} naming the options at fault (configuration the server lacks is
  * not thrown here but kept as `unconfigured`: stored answers need none).
@@ -109,60 +110,37 @@ export function readScoreCall(
   input: { options: Record<string, unknown>; network: unknown; snapshot: unknown; addresses: unknown },
   parameters: { networks: readonly string[]; context?: StrategyContext | undefined; maxAddresses: number },
 ): ScoreCall {
-  const options = parseStrategyOptions(definition.name, definition.optionsSchema, input.options)
-  const network = typeof input.network === 'number' ? String(input.network) : input.network
-  if (typeof network !== 'string' || !parameters.networks.includes(network)) {
-    throw new InvalidParameterError({
-      parameter: 'network',
-      reason: `This server serves networks ${parameters.networks.join(', ') || '(none configured)'}; got ${stringifyJson(input.network)?.slice(0, 40) ?? 'nothing'}.`,
-    })
-  }
-  const snapshot = parseSnapshot(input.snapshot)
-  if (!Array.isArray(input.addresses)) throw new InvalidParameterError({ parameter: 'addresses', reason: 'Expected an array of addresses.' })
-  if (input.addresses.length > parameters.maxAddresses) {
+  if (Array.isArray(input.addresses) && input.addresses.length > parameters.maxAddresses) {
     throw new StrategyServerRequestError(413, 'TOO_MANY_ADDRESSES', `At most ${parameters.maxAddresses} addresses a call; got ${input.addresses.length}.`, 'addresses')
   }
-  const addresses = new Set<Address>()
-  input.addresses.forEach((address, index) => {
-    try {
-      addresses.add(parseAddress(address, `addresses[${index}]`))
-    } catch (error) {
-      const reason = error instanceof InvalidAddressError ? (error.details ?? error.shortMessage) : 'Expected an address.'
-      throw new InvalidParameterError({ parameter: `addresses[${index}]`, reason: `"${String(address).slice(0, 60)}" is not an address: ${reason}` })
-    }
-  })
+  const parsed = parseStrategyCall(definition, input, { networks: parameters.networks, onInvalidAddress: describeInvalidAddress })
   // What the strategy will run with (a scorer id from the operator's configuration, say) is part of the key.
-  let prepared: unknown = options
+  let call: StrategyCall
   let unconfigured: StrategyOptionsError | undefined
-  if (definition.prepare) {
-    try {
-      prepared = prepareOnce(definition, options, parameters.context)
-    } catch (error) {
-      // Without the operator's keys, answers already stored can still be served: the key is what the
-      // strategy reads with a key (a key is never part of it); a call that needs a run fails then.
-      if (!(error instanceof StrategyOptionsError) || !error.issues.every(isConfigurationIssue)) throw error
-      unconfigured = error
-      prepared = prepareOnce(definition, options, withPlaceholderKeys(parameters.context))
-    }
+  try {
+    call = prepareStrategyCall(parsed, parameters.context)
+  } catch (error) {
+    // Without the operator's keys, answers already stored can still be served: the key is what the
+    // strategy reads with a key (a key is never part of it); a call that needs a run fails then.
+    if (!(error instanceof StrategyOptionsError) || !error.issues.every(isConfigurationIssue)) throw error
+    unconfigured = error
+    call = prepareStrategyCall(parsed, withPlaceholderKeys(parameters.context))
   }
   return {
     definition,
-    options: input.options,
-    canonicalOptions: stringifyJson(prepared, { sortKeys: true }) ?? 'null',
-    network,
-    snapshot,
-    addresses: [...addresses],
+    call,
+    canonicalOptions: stringifyJson(call.prepared?.value, { sortKeys: true }) ?? 'null',
+    network: call.network,
+    snapshot: call.snapshot,
+    addresses: call.addresses,
     ...(unconfigured ? { unconfigured } : {}),
   }
 }
 
-function prepareOnce(definition: AnyStrategyDefinition, options: unknown, context: StrategyContext | undefined): unknown {
-  const runtime = createStrategyRuntime({ ...context, cache: false })
-  try {
-    return definition.prepare!({ strategy: definition.name, options, runtime })
-  } finally {
-    runtime.deadline.dispose()
-  }
+/** The server's words for a bad address: the parameter, the value and why. */
+function describeInvalidAddress(error: unknown, index: number, value: unknown): InvalidParameterError {
+  const reason = error instanceof InvalidAddressError ? (error.details ?? error.shortMessage) : 'Expected an address.'
+  return new InvalidParameterError({ parameter: `addresses[${index}]`, reason: `"${String(value).slice(0, 60)}" is not an address: ${reason}` })
 }
 
 /** The context with a stand-in for each missing key and score-api: preparing builds clients and sends nothing, and neither a key nor score-api's host is part of a store key. */
@@ -244,7 +222,14 @@ type Group = {
  * @throws {InvalidParameterError} on a bad `finalityMs`, `batchWindowMs` or `maxBatch`.
  */
 export function createStrategyScorer(parameters: CreateStrategyScorerParameters): StrategyScorer {
-  const { store, now = Date.now, finalityMs = defaultFinalityMs, batchWindowMs = 5, maxBatchWaitMs = 250, maxBatch = 10_000 } = parameters
+  const {
+    store,
+    now = Date.now,
+    finalityMs = strategyServerDefaults.finalityMs,
+    batchWindowMs = strategyServerDefaults.batchWindowMs,
+    maxBatchWaitMs = strategyServerDefaults.maxBatchWaitMs,
+    maxBatch = strategyServerDefaults.maxBatch,
+  } = parameters
   if (!(finalityMs >= 0)) throw new InvalidParameterError({ parameter: 'finalityMs', reason: `Expected a number of ms, got ${String(finalityMs)}.` })
   if (!(maxBatchWaitMs >= 0)) throw new InvalidParameterError({ parameter: 'maxBatchWaitMs', reason: `Expected a number of ms, got ${String(maxBatchWaitMs)}.` })
   if (!(batchWindowMs >= 0)) throw new InvalidParameterError({ parameter: 'batchWindowMs', reason: `Expected a number of ms, got ${String(batchWindowMs)}.` })
@@ -265,7 +250,7 @@ export function createStrategyScorer(parameters: CreateStrategyScorerParameters)
     const known = headers.get(key)
     if (known) return known
     parameters.onRequest?.('provider')
-    const read = resolveSnapshot(providers[network] as StrategyProvider, { snapshot, network }).then(({ blockNumber, timestamp }) => ({ blockNumber, timestamp }))
+    const read = readSnapshotHeader(providers[network] as StrategyProvider, { requested: snapshot, network }).then(({ blockNumber, timestamp }) => ({ blockNumber, timestamp }))
     headers.set(key, read)
     const forget = () => headers.delete(key)
     read.then(({ timestamp }) => {
@@ -303,12 +288,10 @@ export function createStrategyScorer(parameters: CreateStrategyScorerParameters)
     const { call } = group
     const addresses = [...batch.keys()]
     try {
+      // The call as parsed and prepared, at the block read, for this run's addresses: nothing is parsed or prepared again.
       const result = await runStrategy(call.definition, {
-        network: call.network,
+        call: { ...call.call, snapshot: group.blockNumber, addresses },
         provider: providers[call.network] as StrategyProvider,
-        addresses,
-        options: call.options,
-        snapshot: group.blockNumber,
         context: { ...context, cache },
       })
       parameters.onRun?.({ strategy: call.definition.name, addresses: addresses.length, requests: result.requests })

@@ -15,6 +15,7 @@ import type { StrategyProvider } from '../strategy/snapshot.js'
 import { redactUrl, urlSecrets } from '../utils/redact.js'
 import { createStrategyServer, defaultMaxAddresses, type CreateStrategyServerOptions, type StrategyServer } from './app.js'
 import { createStrategyServerMetrics, type StrategyServerMetrics } from './metrics.js'
+import { strategyServerDefaults } from './defaults.js'
 import { defaultFinalityMs, type AnyStrategyDefinition } from './scorer.js'
 import { createMemoryAnswerStore, openAnswerStore, type AnswerStore } from './store.js'
 
@@ -241,7 +242,7 @@ export async function startStrategyServer(options: StartStrategyServerOptions): 
     passport: { apiKey: passport.apiKey, tier: passport.tier, scorerId: passport.scorerId, baseUrl: passport.baseUrl, registryBaseUrl: passport.registryBaseUrl },
     humanId: { hubChain: humanId.hubChainRpc, baseUrl: humanId.apiUrl, attestationIndexBaseUrl: humanId.attestationIndexUrl },
     ...(scoreApi.url === undefined ? {} : { scoreApi: { url: scoreApi.url, apiKey: scoreApi.apiKey, maxAddresses: scoreApi.maxAddresses } }),
-    deadlineMs: config.deadlineMs ?? 60_000,
+    deadlineMs: config.deadlineMs ?? strategyServerDefaults.deadlineMs,
     ...(config.concurrency === undefined ? {} : { concurrency: config.concurrency }),
     ...(options.now ? { now: options.now } : {}),
     ...options.context,

@@ -3,6 +3,7 @@
  * changes, so it is kept for good (until the cache is full); an answer about a moment that may still
  * change is kept briefly or not at all.
  */
+import { strategyDefaults } from './defaults.js'
 import { InvalidParameterError } from '../errors/input.js'
 
 /**
@@ -24,8 +25,8 @@ export type CreateStrategyCacheParameters = {
   now?: (() => number) | undefined
 }
 
-/** Default of {@link CreateStrategyCacheParameters.maxEntries}. */
-export const defaultStrategyCacheEntries = 200_000
+/** Default of {@link CreateStrategyCacheParameters.maxEntries} ({@link strategyDefaults}`.cacheEntries`). */
+export const defaultStrategyCacheEntries = strategyDefaults.cacheEntries
 
 /**
  * Creates an in-memory {@link StrategyCache}: least recently used entries are dropped past

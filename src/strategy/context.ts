@@ -19,6 +19,7 @@ import type { RateLimiter, RateLimitTier, RateLimitWait } from '../http/rate-lim
 import { defaultSleep, type Sleep } from '../http/sleep.js'
 import { createStrategyCache, type StrategyCache } from './cache.js'
 import { createDeadline, defaultStrategyDeadlineMs, type Deadline, type RateBudget } from './deadline.js'
+import { strategyDefaults } from './defaults.js'
 
 /** The public Passport host (interface A, v2). */
 export const defaultPassportBaseUrl = 'https://api.passport.xyz'
@@ -230,7 +231,7 @@ export function createStrategyRuntime(context: StrategyContext = {}, sharedCache
   const now = context.now ?? Date.now
   const deadlineMs = context.deadlineMs ?? defaultStrategyDeadlineMs
   if (!(deadlineMs > 0)) throw new InvalidParameterError({ parameter: 'deadlineMs', reason: `Expected a positive number of ms, got ${String(deadlineMs)}.` })
-  const concurrency = context.concurrency ?? 4
+  const concurrency = context.concurrency ?? strategyDefaults.concurrency
   if (!Number.isSafeInteger(concurrency) || concurrency < 1) {
     throw new InvalidParameterError({ parameter: 'concurrency', reason: `Expected a positive integer, got ${String(concurrency)}.` })
   }

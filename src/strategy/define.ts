@@ -5,7 +5,6 @@
  * only writes its `score` step.
  */
 import type { Address } from 'viem'
-import type { z } from 'zod'
 import { ChainReadError, type BlockNotAvailableErrorType, type ChainReadErrorType } from '../errors/chain.js'
 import { InvalidParameterError, type InvalidAddressErrorType, type InvalidParameterErrorType } from '../errors/input.js'
 import {
@@ -16,66 +15,17 @@ import {
   type StrategyOptionsErrorType,
   type StrategySourceErrorType,
 } from '../errors/strategy.js'
-import { parseAddress } from '../utils/parse.js'
 import type { StrategyCache } from './cache.js'
 import { createStrategyCache } from './cache.js'
 import { createStrategyRuntime, type StrategyContext, type StrategyRuntime } from './context.js'
 import { toStrategyError } from './deadline.js'
 import { keepHeader, knownHeader } from './headers.js'
-import { parseStrategyOptions, strategyJsonSchema } from './options.js'
-import { parseSnapshot, resolveSnapshot, type RequestedSnapshot, type ResolvedSnapshot, type StrategyProvider, type StrategySnapshot } from './snapshot.js'
+import { strategyJsonSchema } from './options.js'
+import { parseStrategyCall, type StrategyCall } from './call.js'
+import type { AddressScore, StrategyDefinition } from './types.js'
+import { readSnapshotHeader, type RequestedSnapshot, type ResolvedSnapshot, type StrategyProvider, type StrategySnapshot } from './snapshot.js'
 
-/** One address's answer: its score (a plain number) and what it rests on. */
-export type AddressScore<detail = unknown> = { score: number; detail: detail }
-
-/** What a strategy's `prepare` step receives: the parsed options and the call's runtime. */
-export type StrategyPrepareParameters<options> = { strategy: string; options: options; runtime: StrategyRuntime }
-
-/**
- * What a strategy's `score` step receives; `scoreRequested` receives the same with the snapshot as
- * asked ({@link RequestedSnapshot}) instead.
- */
-export type StrategyScoreParameters<prepared, snapshot = ResolvedSnapshot> = {
-  /** The strategy's name. */
-  strategy: string
-  space: string
-  network: string
-  provider: StrategyProvider
-  /** Distinct, EIP-55 checksummed, in the caller's order; never empty. */
-  addresses: readonly Address[]
-  /** The options as `prepare` returned them (the parsed options when there is no `prepare`). */
-  options: prepared
-  /** The snapshot's block and its time. */
-  snapshot: snapshot
-  runtime: StrategyRuntime
-}
-
-/**
- * A strategy: its name (the folder's), how its options read, and how it scores. `prepare` runs
- * after the options are read and before any request: it resolves what the options leave to the
- * context (a scorer id from the environment, for example) and throws a `StrategyOptionsError`
- * for anything missing.
- */
-export type StrategyDefinition<options = unknown, detail = unknown, prepared = options> = {
-  /** Kebab-case: the folder name under `strategies/` and the name in score-api. */
-  readonly name: string
-  /** A title for Snapshot's UI (`schema.json`'s `definitions.Strategy.title`). */
-  readonly title: string
-  /** A strict zod object: unknown options are refused. */
-  readonly optionsSchema: z.ZodType<options>
-  prepare?(parameters: StrategyPrepareParameters<options>): prepared
-  /** Scores every address of `parameters.addresses`: the map has one entry per address. */
-  score(parameters: StrategyScoreParameters<prepared>): Promise<ReadonlyMap<Address, AddressScore<detail>>>
-  /**
-   * Optional: scores from the snapshot as asked, for a strategy whose own reads return the block
-   * it read at (human-id's reader on the hub chain returns its number and time), so that the frame
-   * need not read the snapshot's header first. `snapshot.resolve()` reads it when the strategy
-   * needs it; the strategy answers the block it scored at with the scores. {@link runStrategy}
-   * calls it instead of `score` when present; `score` stays for a caller that holds a resolved
-   * snapshot.
-   */
-  scoreRequested?(parameters: StrategyScoreParameters<prepared, RequestedSnapshot>): Promise<{ snapshot: ResolvedSnapshot; results: ReadonlyMap<Address, AddressScore<detail>> }>
-}
+export type { AddressScore, StrategyAuditGate, StrategyAuditPlan, StrategyDefinition, StrategyPrepareParameters, StrategyScoreParameters } from './types.js'
 
 /**
  * Declares a strategy (checks its name; returns it as given).
@@ -116,8 +66,14 @@ export function validationJsonSchema(definition: Pick<StrategyDefinition, 'title
   return { $schema: 'http://json-schema.org/draft-07/schema#', $ref: '#/definitions/Validation', definitions: { Validation: schema.definitions.Strategy } }
 }
 
-/** Parameters of {@link runStrategy}: score-api's arguments by name, and the context. */
-export type RunStrategyParameters = {
+/**
+ * Parameters of {@link runStrategy}: score-api's arguments by name and the context
+ * ({@link RunStrategyInputParameters}), or a call already parsed ({@link RunStrategyCallParameters}).
+ */
+export type RunStrategyParameters = RunStrategyInputParameters | RunStrategyCallParameters
+
+/** Parameters of {@link runStrategy} as score-api passes them: read once, by {@link parseStrategyCall}. */
+export type RunStrategyInputParameters = {
   /** The space (score-api passes its ENS name); strategies here do not depend on it. Default ''. */
   space?: string | undefined
   /** The space's network, a chain id string ("1", "10"). */
@@ -129,6 +85,14 @@ export type RunStrategyParameters = {
   options: unknown
   /** A block number of the network, or 'latest'. */
   snapshot: StrategySnapshot
+  context?: StrategyContext | undefined
+}
+
+/** Parameters of {@link runStrategy} with a call already parsed ({@link parseStrategyCall}): nothing of it is read again. */
+export type RunStrategyCallParameters<options = unknown, prepared = options> = {
+  call: StrategyCall<options, prepared>
+  /** A provider of the call's network. */
+  provider: StrategyProvider
   context?: StrategyContext | undefined
 }
 
@@ -165,7 +129,8 @@ export type RunStrategyErrorType =
 
 /**
  * Runs a strategy with an explicit context: reads the options (before any request), checks and
- * checksums the addresses, resolves the snapshot to its block's time through `provider` (one
+ * checksums the addresses (all three once, through {@link parseStrategyCall}; pass `{ call }` to
+ * run a call already parsed, and prepared with `prepareStrategyCall`), resolves the snapshot to its block's time through `provider` (one
  * request; a strategy with `scoreRequested` asks for it only when it needs it), and scores within
  * the context's deadline.
  *
@@ -194,26 +159,24 @@ export async function runStrategy<options, detail, prepared>(
   sharedCache?: StrategyCache,
 ): Promise<RunStrategyReturnType<detail>> {
   const { name } = definition
-  const options = parseStrategyOptions(name, definition.optionsSchema, parameters.options)
-  const addresses = parseAddresses(parameters.addresses)
-  parseSnapshot(parameters.snapshot)
+  const call = ('call' in parameters ? parameters.call : parseStrategyCall(definition, parameters)) as StrategyCall<options, prepared>
+  if (call.definition !== definition) {
+    throw new InvalidParameterError({ parameter: 'call', reason: `The call was parsed for strategy "${call.definition.name}", not "${name}".` })
+  }
+  const { addresses, network, provider } = { ...call, provider: parameters.provider }
   const runtime = createStrategyRuntime(parameters.context, sharedCache)
   try {
-    const prepared = definition.prepare ? definition.prepare({ strategy: name, options, runtime }) : (options as unknown as prepared)
+    const prepared = call.prepared ? call.prepared.value : definition.prepare ? definition.prepare({ strategy: name, options: call.options, runtime }) : (call.options as unknown as prepared)
     if (addresses.length === 0) return { scores: {}, results: new Map(), snapshot: null, requests: runtime.requests }
-    const common = { strategy: name, space: parameters.space ?? '', network: parameters.network, provider: parameters.provider, addresses, options: prepared, runtime }
+    const common = { strategy: name, space: call.space, network, provider, addresses, options: prepared, runtime }
     let snapshot: ResolvedSnapshot
     let results: ReadonlyMap<Address, AddressScore<detail>>
     if (definition.scoreRequested) {
       let read: Promise<ResolvedSnapshot> | undefined
-      const requested: RequestedSnapshot = {
-        network: parameters.network,
-        requested: parseSnapshot(parameters.snapshot),
-        resolve: () => (read ??= readSnapshot(runtime, parameters, addresses)),
-      }
+      const requested: RequestedSnapshot = { network, requested: call.snapshot, resolve: () => (read ??= readSnapshot(runtime, call, provider)) }
       ;({ snapshot, results } = await definition.scoreRequested({ ...common, snapshot: requested }))
     } else {
-      snapshot = await readSnapshot(runtime, parameters, addresses)
+      snapshot = await readSnapshot(runtime, call, provider)
       results = await definition.score({ ...common, snapshot })
     }
     const missing = addresses.filter((address) => !isScore(results.get(address)?.score))
@@ -262,32 +225,24 @@ export function createScoreApiStrategy<options, detail, prepared>(
   }
 }
 
-function parseAddresses(addresses: readonly string[]): Address[] {
-  if (!Array.isArray(addresses)) throw new InvalidParameterError({ parameter: 'addresses', reason: 'Expected an array of addresses.' })
-  const seen = new Set<Address>()
-  for (const [index, address] of addresses.entries()) seen.add(parseAddress(address, `addresses[${index}]`))
-  return [...seen]
-}
-
 /**
  * The snapshot's block and time: from the process's headers when this provider's block was read
  * before (./headers.ts; not with `cache: false`), else one request.
  */
-async function readSnapshot(runtime: StrategyRuntime, parameters: RunStrategyParameters, addresses: readonly Address[]): Promise<ResolvedSnapshot> {
-  const { provider, snapshot, network } = parameters
-  const requested = parseSnapshot(snapshot)
+async function readSnapshot(runtime: StrategyRuntime, call: StrategyCall<unknown, unknown>, provider: StrategyProvider): Promise<ResolvedSnapshot> {
+  const { snapshot: requested, network, addresses } = call
   const keeps = runtime.context.cache !== false && requested !== 'latest'
   const known = keeps ? knownHeader(provider, network, requested, runtime.now()) : undefined
   if (known) return { network, requested, ...known }
   runtime.countRequest('provider')
   try {
-    const resolved = await untilAborted(resolveSnapshot(provider, { snapshot, network, addresses }), runtime.deadline.signal)
+    const resolved = await untilAborted(readSnapshotHeader(provider, { requested, network, addresses }), runtime.deadline.signal)
     if (keeps) keepHeader(provider, network, { blockNumber: resolved.blockNumber, timestamp: resolved.timestamp }, runtime.now())
     return resolved
   } catch (error) {
     // A chain error already names the block and the addresses; a bad provider is the caller's.
     if (error instanceof ChainReadError || error instanceof InvalidParameterError) throw error
-    throw toStrategyError(error, { source: `the block of snapshot ${String(snapshot)} on network ${network} (provider)`, addresses, deadline: runtime.deadline })
+    throw toStrategyError(error, { source: `the block of snapshot ${String(requested)} on network ${network} (provider)`, addresses, deadline: runtime.deadline })
   }
 }
 

@@ -23,7 +23,7 @@ import type { InnerStrategy, InnerStrategyRegistry, StrategyRuntime } from './co
 import { readSource } from './deadline.js'
 import { defineStrategy, runStrategy, untilAborted, type StrategyDefinition } from './define.js'
 import { humanIdStrategy } from './human-id.js'
-import { humanVerificationOptionsSchema, humanVerificationStrategy, type HumanVerificationDetail, type HumanVerificationPrepared } from './human-verification.js'
+import { humanVerificationOptionsSchema, refinePassportSource, humanVerificationStrategy, type HumanVerificationDetail, type HumanVerificationPrepared } from './human-verification.js'
 import { passportV2Strategy } from './passport-v2.js'
 import { parseStrategyOptions, symbolOption } from './options.js'
 import type { ResolvedSnapshot, StrategyProvider } from './snapshot.js'
@@ -86,12 +86,14 @@ export const humanGatedOptionsSchema = z
         title: 'Weight of a passing Passport',
         description: "For voters Human ID did not verify: the share of their power a passing Passport gives. Default 1 (as Human ID); 0 turns the fallback off.",
       }),
+    passportSource: humanTest.passportSource,
     scorerId: humanTest.scorerId,
     threshold: humanTest.threshold,
     allowLiveScore: humanTest.allowLiveScore,
   })
   .strict()
   .superRefine((options, issues) => {
+    refinePassportSource(options, issues)
     if (options.mode === 'cap' && options.cap === undefined) issues.addIssue({ code: 'custom', path: ['cap'], message: 'Mode cap needs a cap (a positive number).' })
     if (options.mode !== 'cap' && options.cap !== undefined) issues.addIssue({ code: 'custom', path: ['cap'], message: `A cap is read only with mode cap (the mode is ${options.mode}).` })
   })
@@ -176,6 +178,17 @@ export const humanGatedStrategy = defineStrategy<HumanGatedOptions, HumanGatedDe
     const testOptions = { ...human, verifiedScore: 1 }
     const humanTest = humanVerificationStrategy.prepare!({ strategy, options: testOptions, runtime })
     return { ...options, inner, humanTest }
+  },
+  // An audit does not call the inner strategies (the export records the power): its voters are
+  // judged by the human test, and the mode is applied to the recorded power afterwards.
+  audit(options) {
+    const { strategies, mode, cap, symbol: _symbol, ...human } = options
+    const humanTest = Object.fromEntries(Object.entries(human).filter(([, value]) => value !== undefined))
+    return {
+      judge: humanVerificationStrategy,
+      options: { ...humanTest, verifiedScore: 1 },
+      gate: { mode, cap, inner: strategies.map(({ name, network }) => ({ name, ...(network ? { network } : {}) })) },
+    }
   },
   async score({ strategy, space, network, provider, addresses, options, snapshot, runtime }) {
     const inner = await readInnerScores({ space, network, provider, addresses, prepared: options, snapshot, runtime, strategy })

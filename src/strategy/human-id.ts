@@ -9,7 +9,7 @@
 import type { Address } from 'viem'
 import { createRpcUrlClient } from '../chain/rpc-url.js'
 import { z } from 'zod'
-import { baseSepoliaClock, blockAtTimeOnClock, findBlockAtTime, isLastBlockOnClock, optimismClock, type BlockClock } from '../chain/block-at-time.js'
+import { baseSepoliaClock, blockAtTimeOnClock, clockReadStep, findBlockAtTime, optimismClock, type BlockClock } from '../chain/block-at-time.js'
 import type { HumanCredential } from '../chain/constants.js'
 import { baseSepoliaNetwork, optimismNetwork, type NetworkConstants } from '../chain/constants.js'
 import { toPublicClient, type ChainClient } from '../chain/provider.js'
@@ -17,7 +17,6 @@ import { createAttestationIndexClient, type AttestationIndexClient } from '../cl
 import { defaultAttestationIndexBaseUrl } from '../clients/attestation-index/context.js'
 import { createHumanIdClient, type HumanIdClient } from '../clients/human-id/index.js'
 import { defaultHumanIdBaseUrl } from '../clients/human-id/context.js'
-import { BlockNotAvailableError } from '../errors/chain.js'
 import { StrategyOptionsError } from '../errors/strategy.js'
 import { mapWithConcurrency } from '../http/concurrency.js'
 import { defaultActionId, parseActionId } from '../utils/parse.js'
@@ -144,6 +143,29 @@ async function hubBlockAt(parameters: {
   const block = { chainId: hub.chainId, blockNumber: found.number, timestamp: Number(found.timestamp) }
   runtime.cache?.set(cacheKey, block)
   return block
+}
+
+/**
+ * The hub chain's client and its block at the snapshot (Optimism, or the Base Sepolia sandbox):
+ * what Human ID is read at, and Passport's decoder when the space's network has none.
+ *
+ * @throws {StrategyOptionsError} when the space is on another network and no hub chain RPC is given.
+ */
+export async function hubChainAt(parameters: {
+  strategy: string
+  runtime: StrategyRuntime
+  network: string
+  provider: StrategyProvider
+  snapshot: ResolvedSnapshot
+  addresses: readonly Address[]
+  sandbox?: boolean | undefined
+  /** The hub block already found (no read). */
+  block?: HumanIdDetail['hubBlock'] | undefined
+}): Promise<{ client: ChainClient; block: HumanIdDetail['hubBlock'] }> {
+  const hub = hubChainOf(parameters.sandbox === true)
+  const client = hubClient(parameters.runtime, parameters.strategy, hub, parameters.network, parameters.provider)
+  const block = parameters.block ?? (await hubBlockAt({ ...parameters, client, hub }))
+  return { client, block }
 }
 
 function attestationIndexOf(runtime: StrategyRuntime): AttestationIndexClient {
@@ -352,13 +374,10 @@ async function hubBlockByClock(runtime: StrategyRuntime, hub: HubChain, client: 
   const search = async () => (await hubBlockAt({ runtime, client, hub, snapshot, addresses })).blockNumber
   if (byClock === undefined) return { blockNumber: await search(), check: undefined }
   const check = async (first: { block: ReaderBlock } | { error: unknown }): Promise<bigint | undefined> => {
-    if ('block' in first) {
-      if (isLastBlockOnClock(clock, first.block, snapshot.timestamp)) return undefined
-      // The block is where the clock put it, at another time: the chain left its clock.
-      if (first.block.number === byClock) runtime.cache?.set(offClockKey, true)
-    } else if (!(first.error instanceof BlockNotAvailableError)) {
-      return undefined
-    }
+    // src/rules/hub.ts's hubClockStep: a failure that is not about the block is thrown, not searched around.
+    const next = clockReadStep(clock, byClock, snapshot.timestamp, first)
+    if (next.step !== 'search') return undefined
+    if (next.offClock) runtime.cache?.set(offClockKey, true)
     return search()
   }
   return { blockNumber: byClock, check }

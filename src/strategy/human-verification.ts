@@ -9,7 +9,8 @@ import { z } from 'zod'
 import { applyFallbackPolicy, type FallbackDecision, type HumanIdVerdict, type PassportVerdict, type Verdict, type VerdictCredential } from '../verify/verdict.js'
 import { getPassportSources, type PassportSources } from './context.js'
 import { defineStrategy, type StrategyScoreParameters } from './define.js'
-import { humanIdOptionFields, readHumanIdAt, type HumanIdDetail } from './human-id.js'
+import { hubChainAt, humanIdOptionFields, readHumanIdAt, type HumanIdDetail } from './human-id.js'
+import { readOnchainPassportVerdictsAt } from './passport-onchain.js'
 import { symbolOption } from './options.js'
 import { readPassportScoresAt } from './passport-scores.js'
 import { passportV2OptionsSchema, resolvePassportScorerId } from './passport-v2.js'
@@ -25,11 +26,23 @@ export const humanVerificationOptionsSchema = z
     credentials: humanIdOptionFields.credentials.default(['gov-id', 'phone', 'biometrics']),
     verifiedScore: z.number().positive().default(1).meta({ title: 'Score of a Human ID verified voter', description: 'Default 1.' }),
     passportScore: z.number().min(0).default(1).meta({ title: 'Score of a passing Passport', description: 'For voters Human ID did not verify. Default 1; 0 turns the fallback off.' }),
+    passportSource: passportFields.source,
     scorerId: passportFields.scorerId,
     threshold: passportFields.threshold,
     allowLiveScore: passportFields.allowLiveScore,
   })
   .strict()
+  .superRefine(refinePassportSource)
+
+/** The API's options are refused with Passport's on-chain source (human-verification, human-gated). */
+export function refinePassportSource(
+  options: { passportSource?: 'api' | 'onchain' | undefined; scorerId?: unknown; allowLiveScore?: boolean | undefined },
+  context: z.RefinementCtx,
+): void {
+  if (options.passportSource !== 'onchain') return
+  if (options.scorerId !== undefined) context.addIssue({ code: 'custom', path: ['scorerId'], message: "scorerId belongs to the Passport API; passportSource onchain reads Passport's own model on chain." })
+  if (options.allowLiveScore) context.addIssue({ code: 'custom', path: ['allowLiveScore'], message: 'allowLiveScore belongs to the Passport API.' })
+}
 
 /** The options of `human-verification`, read. */
 export type HumanVerificationOptions = z.output<typeof humanVerificationOptionsSchema>
@@ -37,7 +50,7 @@ export type HumanVerificationOptions = z.output<typeof humanVerificationOptionsS
 /** What `human-verification` scores with, once the options and the context are settled. */
 export type HumanVerificationPrepared = HumanVerificationOptions & {
   /** The Passport scorer and sources; absent when the fallback is off (`passportScore: 0`). */
-  passport?: { scorerId: string; sources: PassportSources } | undefined
+  passport?: { scorerId: string; sources: PassportSources } | { onchain: true } | undefined
 }
 
 /** What a voter's answer rests on: the fallback decision and every verdict read. */
@@ -68,6 +81,7 @@ export const humanVerificationStrategy = defineStrategy<HumanVerificationOptions
   optionsSchema: humanVerificationOptionsSchema,
   prepare({ strategy, options, runtime }) {
     if (options.passportScore === 0) return options
+    if (options.passportSource === 'onchain') return { ...options, passport: { onchain: true } }
     return { ...options, passport: { scorerId: resolvePassportScorerId(strategy, options.scorerId, runtime), sources: getPassportSources(runtime, strategy) } }
   },
   async score(parameters) {
@@ -89,7 +103,12 @@ async function scoreHumanVerification({
   const { details: humanId, snapshot } = await readHumanIdAt({ strategy, options, network, provider, addresses, snapshot: asked, runtime })
   const unverified = addresses.filter((address) => !humanId.get(address)!.eligible)
   const passport = new Map<Address, PassportVerdict>()
-  if (options.passport && unverified.length > 0) {
+  if (options.passport && 'onchain' in options.passport && unverified.length > 0) {
+    const hubBlock = humanId.get(unverified[0]!)!.hubBlock
+    const hub = await hubChainAt({ strategy, runtime, network, provider, snapshot, addresses: unverified, sandbox: options.sandbox, block: hubBlock })
+    const read = await readOnchainPassportVerdictsAt({ strategy, runtime, network, provider, snapshot, addresses: unverified, threshold: options.threshold, hub: { client: hub.client, block: hubBlock } })
+    for (const [address, verdict] of read) passport.set(address, verdict)
+  } else if (options.passport && 'scorerId' in options.passport && unverified.length > 0) {
     const read = await readPassportScoresAt({
       sources: options.passport.sources,
       scorerId: options.passport.scorerId,

@@ -21,15 +21,28 @@ export {
   runStrategy,
   validationJsonSchema,
   type AddressScore,
+  type RunStrategyCallParameters,
   type RunStrategyErrorType,
+  type RunStrategyInputParameters,
   type RunStrategyParameters,
   type RunStrategyReturnType,
   type ScoreApiStrategy,
+  type StrategyAuditGate,
+  type StrategyAuditPlan,
   type StrategyDefinition,
   type StrategyPrepareParameters,
   type StrategyRun,
   type StrategyScoreParameters,
 } from './define.js'
+export {
+  parseStrategyCall,
+  prepareStrategyCall,
+  type ParseStrategyCallErrorType,
+  type ParseStrategyCallParameters,
+  type StrategyCall,
+  type StrategyCallInput,
+} from './call.js'
+export { strategyDefaults } from './defaults.js'
 export { symbolOption } from './options.js'
 export {
   resolveSnapshot,

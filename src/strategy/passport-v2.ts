@@ -10,12 +10,21 @@ import type { PassportVerdict } from '../verify/verdict.js'
 import { getPassportSources, type PassportSources, type StrategyRuntime } from './context.js'
 import { defineStrategy } from './define.js'
 import { symbolOption } from './options.js'
+import { readOnchainPassportVerdictsAt } from './passport-onchain.js'
 import { readPassportScoresAt } from './passport-scores.js'
 
 /** The options of `passport-v2`, as a space configures them. */
 export const passportV2OptionsSchema = z
   .object({
     symbol: symbolOption,
+    source: z
+      .enum(['api', 'onchain'])
+      .default('api')
+      .meta({
+        title: 'Passport source',
+        description:
+          "api: the space's scorer through the Passport API (answers kept from vote time: the strategy server, the library's cache). onchain: Passport's own model as pushed on chain, exact at any block for every voter in one call (only voters who pushed).",
+      }),
     scorerId: z
       .number()
       .int()
@@ -44,6 +53,13 @@ export const passportV2OptionsSchema = z
   .strict()
   .superRefine((options, context) => {
     if (options.mode === 'gated' && options.cap !== undefined) context.addIssue({ code: 'custom', path: ['cap'], message: 'cap applies in weighted mode only.' })
+    if (options.source === 'onchain') {
+      for (const key of ['scorerId', 'allowLiveScore'] as const) {
+        if (key === 'scorerId' ? options.scorerId !== undefined : options.allowLiveScore) {
+          context.addIssue({ code: 'custom', path: [key], message: `${key} belongs to the Passport API; source onchain reads Passport's own model on chain.` })
+        }
+      }
+    }
     if (options.mode === 'weighted' && options.score !== undefined) context.addIssue({ code: 'custom', path: ['score'], message: 'score applies in gated mode only (weighted mode counts the Passport score itself).' })
   })
 
@@ -52,6 +68,7 @@ export type PassportV2Options = z.output<typeof passportV2OptionsSchema>
 
 /** What `passport-v2` scores with, once the options and the context are settled. */
 export type PassportV2Prepared = {
+  source: 'api' | 'onchain'
   scorerId: string
   weighting: PassportWeighting
   threshold: number | undefined
@@ -87,7 +104,11 @@ export function resolvePassportScorerId(strategy: string, fromOptions: number | 
  * `threshold` when one is set). The rule is {@link checkPassportScore}'s, through
  * {@link passportVerdictValue}.
  *
- * Requests per call: one block read, then the listing's pages (1,000 rows each) or one listing read
+ * With `source: 'onchain'` it reads Passport's own model on chain instead (the decoder's
+ * `getScore`, one `eth_call` per 500 voters at the snapshot's block: exact at any age, only voters
+ * who pushed their Passport), as the score-api folder does.
+ *
+ * Requests per call (API): one block read, then the listing's pages (1,000 rows each) or one listing read
  * per voter, whichever is fewer, plus one history read per voter rescored after the snapshot.
  *
  * @throws {StrategyOptionsError} without a scorer id or an API key (before any request).
@@ -108,16 +129,22 @@ export const passportV2Strategy = defineStrategy<PassportV2Options, PassportVerd
   title: 'Passport v2 score at the snapshot',
   optionsSchema: passportV2OptionsSchema,
   prepare({ strategy, options, runtime }) {
-    const scorerId = resolvePassportScorerId(strategy, options.scorerId, runtime)
+    const onchain = options.source === 'onchain'
+    const scorerId = onchain ? '' : resolvePassportScorerId(strategy, options.scorerId, runtime)
     return {
+      source: options.source,
       scorerId,
       weighting: options.mode === 'gated' ? { mode: 'gated', score: options.score ?? 1 } : { mode: 'weighted', cap: options.cap, gate: options.threshold !== undefined },
       threshold: options.threshold,
       allowLiveScore: options.allowLiveScore,
-      sources: getPassportSources(runtime, strategy),
+      sources: onchain ? ({} as PassportSources) : getPassportSources(runtime, strategy),
     }
   },
-  async score({ addresses, options, snapshot, runtime }) {
+  async score({ strategy, network, provider, addresses, options, snapshot, runtime }) {
+    if (options.source === 'onchain') {
+      const verdicts = await readOnchainPassportVerdictsAt({ strategy, runtime, network, provider, snapshot, addresses, threshold: options.threshold })
+      return new Map([...verdicts].map(([address, verdict]) => [address, { score: passportVerdictValue(verdict, options.weighting), detail: verdict }]))
+    }
     const { verdicts } = await readPassportScoresAt({
       sources: options.sources,
       scorerId: options.scorerId,

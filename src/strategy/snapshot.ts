@@ -86,7 +86,20 @@ export type ResolveSnapshotErrorType = InvalidParameterErrorType | BlockNotAvail
  * const { blockNumber, timestamp } = await resolveSnapshot(provider, { snapshot, network })
  */
 export async function resolveSnapshot(provider: StrategyProvider, { snapshot, network, addresses = [] }: ResolveSnapshotParameters): Promise<ResolveSnapshotReturnType> {
-  const requested = parseSnapshot(snapshot)
+  return readSnapshotHeader(provider, { requested: parseSnapshot(snapshot), network, addresses })
+}
+
+/**
+ * {@link resolveSnapshot} of a snapshot already parsed (a parsed strategy call's): reads the block's
+ * header through the provider. One request.
+ *
+ * @throws {InvalidParameterError} on a bad provider (before any request).
+ * @throws {BlockNotAvailableError} or {@link ChainReadError} as {@link resolveSnapshot}.
+ */
+export async function readSnapshotHeader(
+  provider: StrategyProvider,
+  { requested, network, addresses = [] }: { requested: bigint | 'latest'; network: string; addresses?: readonly string[] | undefined },
+): Promise<ResolvedSnapshot> {
   const chainId = /^[1-9][0-9]{0,15}$/.test(network) ? Number(network) : undefined
   const value = provider as unknown as Record<string, unknown> | null | undefined
   const speaksRpc = typeof value === 'object' && value !== null && (typeof value.request === 'function' || typeof value.send === 'function')

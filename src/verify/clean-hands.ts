@@ -12,6 +12,7 @@ import type { MalformedAttestationRow } from '../schemas/attestation.js'
 import { normalizeAddress } from '../utils/address.js'
 import { parseTimestamp } from '../utils/parse.js'
 import * as rules from '../rules/clean-hands.js'
+import * as rowRules from '../rules/clean-hands-rows.js'
 
 /**
  * The fields of an attestation-index row (E8) the rule reads. The index client's rows (and the
@@ -170,7 +171,7 @@ export function hasValidCleanHandsAttestation(rows: readonly (CleanHandsRow | Ma
 export const cleanHandsRowRank: Readonly<Record<CleanHandsRowReason, number>> = rules.cleanHandsRowRank
 
 /** What {@link judgeCleanHandsRows} answers. */
-export type CleanHandsRowsJudgment = rules.CleanHandsRowsJudgment
+export type CleanHandsRowsJudgment = rowRules.CleanHandsRowsJudgment
 
 /**
  * Judges all of an address's index rows by rule 6 at `now`: valid when one row passes (expiring
@@ -183,7 +184,7 @@ export type CleanHandsRowsJudgment = rules.CleanHandsRowsJudgment
  * judgeCleanHandsRows(rows, { now: 1_750_000_000 }) // { reason: 'valid', expiresAt: 1767225600n, rows: ['valid'] }
  */
 export function judgeCleanHandsRows(rows: readonly (CleanHandsRow | MalformedAttestationRow)[], options: CleanHandsOptions): CleanHandsRowsJudgment {
-  return rules.judgeCleanHandsRows(rows, resolveOptions(options))
+  return rowRules.judgeCleanHandsRows(rows, resolveOptions(options))
 }
 
 /** The fields of an on-chain Sign Protocol attestation the on-chain check reads. */

@@ -19,6 +19,7 @@ import type { CredentialReason } from './credentials/types.js'
 import {
   halveReaderChunk,
   joinReaderHalves,
+  planReaderChunk,
   planReaderChunks,
   readerArgs,
   readerAttestationReads,
@@ -328,3 +329,19 @@ function judgeCleanHands(judge: Judge, read: ReaderVoter, rows: readonly (CleanH
   return verdictOf(judge, address, 'clean-hands', { valid, reason, expiresAt }, reads)
 }
 
+
+/** Voters one reader call holds within its limits (src/rules/reader.ts's plan) when none has an attestation to read. */
+export function readerVotersPerCall(layout: ReaderLayout): number {
+  const fits = (voters: number) => {
+    const next = planReaderChunk(layout, Array.from({ length: voters }, () => ''), [])
+    return next.gas <= readerLimits.gas && next.input <= readerLimits.input && next.bytes <= readerLimits.bytes
+  }
+  let low = 1
+  let high = 65536
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2)
+    if (fits(middle)) low = middle
+    else high = middle - 1
+  }
+  return low
+}

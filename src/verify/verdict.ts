@@ -22,6 +22,7 @@ import type { SbtReason } from './sbt.js'
 import { checkPassportScore, defaultPassportThreshold, type PassportReason } from './passport.js'
 import { RuleParameterError } from '../rules/errors.js'
 import * as rules from '../rules/fallback.js'
+import * as match from '../rules/match.js'
 
 /** What a verdict is about: a Human ID credential (gov-id, phone, biometrics, clean-hands) or a Passport score. */
 export type VerdictCredential = HumanCredential | 'passport'
@@ -35,7 +36,7 @@ export const verdictCredentials = ['gov-id', 'phone', 'biometrics', 'clean-hands
  * `passport-live` (A1, the score now), `passport-history` (A2, the score at a time), or
  * `passport-listing` (C4, the scorer's latest score of each address).
  */
-export type VerdictSource = 'chain' | 'human-id-api' | 'attestation-index' | 'passport-live' | 'passport-history' | 'passport-listing'
+export type VerdictSource = 'chain' | 'human-id-api' | 'attestation-index' | 'passport-live' | 'passport-history' | 'passport-listing' | 'passport-onchain'
 
 /**
  * Why a verdict is what it is. The verifier's reasons ({@link CredentialReason}), the index rule's
@@ -133,10 +134,10 @@ export type AttestationIndexVerdictEvidence = {
 /** What a Passport verdict rests on: the score record as read, and how it was judged. */
 export type PassportVerdictEvidence = {
   kind: 'passport-score'
-  /** Where the record came from: A1 (live), A2 (history) or C4 (listing). */
-  origin: 'live' | 'history' | 'listing'
-  /** The record's interface: v2 (A1, A2) or v1 (C4). */
-  api: 'v2' | 'v1'
+  /** Where the record came from: A1 (live), A2 (history), C4 (listing), or Passport's decoder on chain. */
+  origin: 'live' | 'history' | 'listing' | 'onchain'
+  /** The record's interface: v2 (A1, A2), v1 (C4), or the decoder's `getScore` (4 decimals). */
+  api: 'v2' | 'v1' | 'onchain'
   /** The score as an exact decimal string (v1 binary scorers: the evidence's `rawScore`); null when never scored. */
   score: string | null
   /** The same score as a number (for weighting); null when never scored. */
@@ -179,7 +180,7 @@ export type HumanIdVerdict = VerdictBase & {
 /** A verdict on a Passport score: valid when the score passed at the time judged. */
 export type PassportVerdict = VerdictBase & {
   credential: 'passport'
-  source: 'passport-live' | 'passport-history' | 'passport-listing'
+  source: 'passport-live' | 'passport-history' | 'passport-listing' | 'passport-onchain'
   reason: PassportReason
   evidence: PassportVerdictEvidence
 }
@@ -558,7 +559,7 @@ export function matchCredentials(parameters: {
   credentials: readonly VerdictCredential[]
   match: 'any' | 'all'
 }): CredentialMatch {
-  return asParameterError(() => rules.matchCredentials(parameters) as CredentialMatch)
+  return asParameterError(() => match.matchCredentials(parameters) as CredentialMatch)
 }
 
 /** What {@link applyFallbackPolicy} answers for one address. */

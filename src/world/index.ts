@@ -22,6 +22,7 @@ export type {
   DemoAccount,
   DemoStory,
   ModelScore as WorldModelScore,
+  OnchainPassportPush,
   RoundStake as WorldRoundStake,
   ScoreEvent,
   Scorer as WorldScorer,

@@ -317,6 +317,25 @@ export type SybilCluster = {
 }
 
 /** The stories of the demo accounts. */
+/**
+ * A Passport score pushed on chain (Passport's EAS attestation, read by the decoder's
+ * `getScore(address)`): Passport's own model, not a space's scorer. The decoder answers it from
+ * `pushedAt` until `expiresAt` (then it reverts AttestationExpired), and reverts AttestationNotFound
+ * before the push and from `revokedAt` on.
+ */
+export type OnchainPassportPush = {
+  /** Lowercase. */
+  address: Address
+  /** The score, a decimal with 4 places ("23.4567"), as the resolver stores it. */
+  score: string
+  /** Unix seconds. */
+  pushedAt: number
+  /** Unix seconds: 90 days after the push, as Passport's IAM sets it. */
+  expiresAt: number
+  /** Unix seconds; null when never revoked. */
+  revokedAt: number | null
+}
+
 export type DemoStory = 'passing-stamps' | 'gov-id-verified' | 'clean-hands-only' | 'sybil' | 'nothing'
 
 /**
@@ -363,6 +382,8 @@ export type World = {
   verifications: Verification[]
   attestations: AttestationRow[]
   cleanHandsSbts: CleanHandsSbt[]
+  /** Passport scores pushed on chain (the decoder of the local chain is seeded from them), in push order. */
+  onchainPassports: OnchainPassportPush[]
   modelScores: ModelScore[]
   stakes: Stake[]
   roundStakes: RoundStake[]

@@ -1,18 +1,9 @@
 // Generated from personhood src/rules/rows.ts
-// by `npm run strategies:rules`. Do not edit: change the source and run the
-// command again. The library, its reference server and this folder decide with
-// this same code, and a test fails when this copy differs from its source.
+// by `npm run strategies:rules`: change the source, not this copy.
 
 /**
- * One rule for rows about addresses, whatever the source (Passport listings and by-address reads,
- * score history, the attestation index, inner strategies, the hub's votes): two rows about one
- * address (compared case-insensitively) that say the same thing collapse into one; two that say
- * different things are an error naming the source and the address. An answer never depends on the
- * order in which a source lists its rows, and a duplicate never silently decides a score.
- *
- * It imports nothing: `npm run strategies:rules` copies it verbatim into each score-api folder that
- * uses it. Written in score-api's prettier style; compiles under TypeScript 4.7 (CommonJS) as under
- * the package's own settings.
+ * One rule for rows about addresses: the same row twice (any casing) collapses, two different rows
+ * about one address are an error naming the source and the address. See docs/strategies.md.
  */
 
 /** Two rows of one source disagree about one address: which one is true cannot be told. */

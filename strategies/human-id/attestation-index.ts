@@ -13,6 +13,7 @@ import {
   judgeCleanHandsChecks,
   listingPageOrder,
   mergeIndexListing,
+  recipientListingProblem,
   uniqueIndexRows
 } from './clean-hands-index';
 import { readerAttestationReads } from './reader';
@@ -63,9 +64,16 @@ async function pagesAfter(url: string, pages: number, recipient?: string) {
   return (await Promise.all(rest)).flatMap(page => page.rows);
 }
 
-async function allRows(url: string, recipient?: string) {
+// One voter's rows, by the listing filtered by recipient: within the pages one
+// address may take, else an Error naming the index and the bound.
+async function voterRows(url: string, recipient: string) {
   const first = await indexPage(url, 1, recipient);
-  return first.rows.concat(await pagesAfter(url, first.pages, recipient));
+  const problem = recipientListingProblem(recipient, first);
+  if (problem) throw new Error(`${SOURCE} ${url}: ${problem}`);
+  const rows = first.rows.concat(await pagesAfter(url, first.pages, recipient));
+  const late = recipientListingProblem(recipient, { ...first, rows });
+  if (late) throw new Error(`${SOURCE} ${url}: ${late}`);
+  return rows;
 }
 
 // The whole listing. Warm: the kept rows and the new ones, read page by page
@@ -115,7 +123,7 @@ export async function cleanHandsRows(voters: string[]) {
     rows = [];
     for (let i = 0; i < voters.length; i += 10) {
       const batch = voters.slice(i, i + 10);
-      const read = await Promise.all(batch.map(v => allRows(url, v)));
+      const read = await Promise.all(batch.map(v => voterRows(url, v)));
       rows.push(...read.flat());
     }
     rows = uniqueIndexRows(rows, SOURCE);

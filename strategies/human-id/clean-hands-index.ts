@@ -1,15 +1,9 @@
 // Generated from personhood src/rules/clean-hands-index.ts
-// by `npm run strategies:rules`. Do not edit: change the source and run the
-// command again. The library, its reference server and this folder decide with
-// this same code, and a test fails when this copy differs from its source.
+// by `npm run strategies:rules`: change the source, not this copy.
 
 /**
- * Clean hands through the attestation index: what a listed row must be, which attestation it names,
- * which rows are one voter's, how a kept listing takes in new rows (in whatever order the index
- * lists them), and which reason a voter gets from all of its rows (the row rule, then the chain).
- *
- * It imports only other rules: `npm run strategies:rules` copies it verbatim into each score-api
- * folder that uses it. Written in score-api's prettier style; compiles under TypeScript 4.7.
+ * Clean hands through the attestation index: a listed row, the attestation it names, each voter's
+ * rows, a kept listing taking in new rows, and the reason a voter gets from all of its rows.
  */
 import { cleanHandsRowRank } from './clean-hands';
 import { rowFingerprint, uniqueRowsByAddress } from './rows';
@@ -140,6 +134,49 @@ export function indexRowsByVoter<R>(
     for (const voter of named) byVoter[voter]?.push(row);
   }
   return byVoter;
+}
+
+/** Pages at most of a listing asked for one recipient: one address holds a few attestations. */
+export const recipientListingMaxPages = 2;
+
+/**
+ * The first row of a listing asked for `recipient` that names only others (-1: none): the index
+ * ignored `recipient=`. A row without a `recipients` array names no one and is left to the rule.
+ */
+export function foreignRecipientRow(
+  rows: readonly unknown[],
+  recipient: string
+): number {
+  const mine = recipient.toLowerCase();
+  return rows.findIndex(row => {
+    const named = (row as { recipients?: unknown } | null)?.recipients;
+    if (!Array.isArray(named)) return false;
+    return !named.some(n => typeof n === 'string' && n.toLowerCase() === mine);
+  });
+}
+
+/**
+ * Why a listing asked for `recipient` (its first page: `total`, `pages`, `rows`) is not read on
+ * (undefined: it is read whole): a row of another address (the filter ignored), or more pages
+ * than one address may take.
+ */
+export function recipientListingProblem(
+  recipient: string,
+  first: { total: number; pages: number; rows: readonly unknown[] }
+): string | undefined {
+  const other = foreignRecipientRow(first.rows, recipient);
+  if (other !== -1) {
+    const row = first.rows[other] as {
+      attestationId?: unknown;
+      recipients: unknown[];
+    };
+    const names = row.recipients.map(String).join(', ') || 'no one';
+    return `asked for the attestations of recipient ${recipient}, got attestation ${String(
+      row.attestationId
+    )} of ${names}: the index ignores recipient=`;
+  }
+  if (first.pages <= recipientListingMaxPages) return undefined;
+  return `the listing for recipient ${recipient} holds ${first.total} attestations on ${first.pages} pages, over the ${recipientListingMaxPages} pages one address may take`;
 }
 
 /**

@@ -1,14 +1,8 @@
 // Generated from personhood src/rules/errors.ts
-// by `npm run strategies:rules`. Do not edit: change the source and run the
-// command again. The library, its reference server and this folder decide with
-// this same code, and a test fails when this copy differs from its source.
+// by `npm run strategies:rules`: change the source, not this copy.
 
 /**
  * The error a rule throws for an input it cannot judge.
- *
- * It imports nothing: `npm run strategies:rules` copies it verbatim into each score-api folder that
- * uses it. Written in score-api's prettier style; compiles under TypeScript 4.7 (CommonJS) as under
- * the package's own settings.
  */
 
 /** The error a rule throws for an input it cannot judge; `parameter` names the input. */

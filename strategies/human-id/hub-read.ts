@@ -11,13 +11,14 @@ import {
   readerValues
 } from './reader';
 import { classifySbt, issuers } from './sbt';
+import { hubBlockAt, hubClocks, hubClockStep } from './hub';
 import { getSnapshots } from '../../utils';
 
 // The snapshot's time by network and block: a past block's time does not
 // change, so it is kept for the process (the last 1,000).
 const snapshotTimes = new Map<string, number>();
 // Hub chains this process saw off their clock: mapped by the blockfinder.
-export const offClock = new Set<string>();
+const offClock = new Set<string>();
 
 /** The snapshot block's time on the space's network, Unix seconds. */
 export async function snapshotTime(
@@ -75,6 +76,57 @@ export async function blockfinder(
     );
   }
   return blockTag;
+}
+
+const tag = (block): number | string =>
+  block === 'latest' ? 'latest' : Number(block);
+
+/**
+ * The first chunk's answer, read at the snapshot, or for a space on another
+ * network (`away`) at the hub's block by its clock, which src/rules/hub.ts's
+ * hubClockStep judges from that read: kept, else mapped by the blockfinder and
+ * read again, else (a failure not about the block) thrown.
+ */
+export async function readFirst(
+  read: (at: number | string) => Promise<string>,
+  away:
+    | { network; snapshot; provider; hubNetwork: string; time: number }
+    | undefined,
+  snapshot
+): Promise<string> {
+  if (!away) return read(tag(snapshot));
+  const { network, provider, hubNetwork, time } = away;
+  const find = async () =>
+    tag(await blockfinder(network, away.snapshot, provider, hubNetwork));
+  const clockBlock = offClock.has(hubNetwork)
+    ? undefined
+    : hubBlockAt(hubNetwork, time);
+  if (clockBlock === undefined) return read(await find());
+  let first = '';
+  let failure;
+  try {
+    first = await read(clockBlock);
+  } catch (err: any) {
+    failure = err;
+  }
+  const clock = hubClocks[hubNetwork as '10' | '84532'];
+  const next = hubClockStep(
+    clock,
+    clockBlock,
+    time,
+    failure
+      ? { failure: [String(failure?.message ?? failure)] }
+      : { block: readerBlock(first) }
+  );
+  if (next.step === 'fail') throw failure;
+  if (next.step === 'use') return first;
+  if (next.offClock) offClock.add(hubNetwork);
+  try {
+    return await read(await find());
+  } catch (err: any) {
+    if (failure) err.message += ` (at the clock's block: ${failure})`;
+    throw err;
+  }
 }
 
 export function judgeSbt(sbt: ReaderSbt, at: bigint, voter, circuit, actionId) {

@@ -1,15 +1,8 @@
 // Generated from personhood src/rules/hub.ts
-// by `npm run strategies:rules`. Do not edit: change the source and run the
-// command again. The library, its reference server and this folder decide with
-// this same code, and a test fails when this copy differs from its source.
+// by `npm run strategies:rules`: change the source, not this copy.
 
 /**
- * Human ID's hubs and their chains' clocks: the Hub V3 addresses, and the exact block clock of the
- * OP Stack chains they live on, so a snapshot's time maps to the hub's block by arithmetic.
- *
- * It imports nothing: `npm run strategies:rules` copies it verbatim into each score-api folder that
- * uses it. Written in score-api's prettier style; compiles under TypeScript 4.7 (CommonJS) as under
- * the package's own settings.
+ * Human ID's hubs and their chains' exact clocks (OP Stack), and which hub block a snapshot reads.
  */
 
 /** A 0x-prefixed hex string (an address, a bytes32). */
@@ -86,12 +79,54 @@ export function hubBlockAt(
   return clock ? clockBlockAt(clock, timestamp) : undefined;
 }
 
-/** {@link isLastOnClock} on a hub chain's clock (false for another network). */
-export function isOnHubClock(
-  network: string,
-  block: { number: number; timestamp: number },
-  at: number
-): boolean {
-  const clock = hubClock(network);
-  return clock ? isLastOnClock(clock, block, at) : false;
+/**
+ * What a node says when it cannot serve state at a block (pruned state, an unknown or future
+ * block): spellings of geth, op-geth, erigon, reth, nethermind, hardhat and hosted providers.
+ */
+export const blockNotServedPattern = new RegExp(
+  [
+    'missing trie node',
+    'header not found',
+    'state (?:is )?not available',
+    'state unavailable',
+    'historical state',
+    'state histor(?:y|ies)',
+    'unknown block',
+    'block not found',
+    'no state (?:available|found)',
+    'state (?:has been |was |is )?pruned',
+    'invalid block tag',
+    'latest block number is',
+    'beyond (?:the )?(?:current )?head',
+    'block (?:number )?(?:\\S+ )?is (?:in the future|greater than|higher than|after)',
+    'requested block .* (?:not|is) (?:available|found|pruned)',
+    'old data not available',
+    'distance to target block exceeds'
+  ].join('|'),
+  'i'
+);
+
+/** The first read at the block a hub clock gave: the block it ran at, or its failure's messages. */
+export type HubClockRead =
+  | { block: { number: number; timestamp: number } }
+  | { failure: readonly string[] };
+
+/**
+ * After the first read at `clockBlock` (the clock's block for `time`): `use` it when the block is
+ * where the clock says; `search` the block (then redo the read) when it is not, or when the node
+ * has no state there (`offClock`: the chain left its clock); `fail` on any other failure, which
+ * says nothing about the block.
+ */
+export function hubClockStep(
+  clock: HubClock,
+  clockBlock: number,
+  time: number,
+  first: HubClockRead
+): { step: 'use' } | { step: 'search'; offClock: boolean } | { step: 'fail' } {
+  if ('failure' in first) {
+    const missing = first.failure.some(m => blockNotServedPattern.test(m));
+    return missing ? { step: 'search', offClock: false } : { step: 'fail' };
+  }
+  if (isLastOnClock(clock, first.block, time)) return { step: 'use' };
+  return { step: 'search', offClock: first.block.number === clockBlock };
 }

@@ -6,20 +6,15 @@ import {
   signProtocolAddress
 } from './clean-hands';
 import { attestationsToConfirm } from './clean-hands-index';
-import { matchCredentials } from './fallback';
-import { hubAddresses, hubBlockAt, isOnHubClock } from './hub';
-import {
-  blockfinder,
-  judgeSbt,
-  offClock,
-  readChunk,
-  snapshotTime
-} from './hub-read';
+import { matchCredentials } from './match';
+import { hubAddresses } from './hub';
+import { judgeSbt, readChunk, readFirst, snapshotTime } from './hub-read';
 import {
   planReaderChunks,
   readerBlock,
   ReaderChunk,
   readerLimits,
+  readerPassportAnswer,
   readerStore,
   readerVoters,
   readerZeroAddress
@@ -53,6 +48,8 @@ export type HumanVerdict = {
   verified: boolean;
   // One verdict per asked credential.
   credentials: Record<string, CredentialVerdict>;
+  // With a Passport decoder: its getScore answer, read in the same call.
+  onchainPassport?: { success: boolean; data: string };
 };
 
 export type HumanVerdicts = {
@@ -94,7 +91,8 @@ function readOptions(options: any) {
 /**
  * Per voter (checksummed), whether the asked Human ID credentials match at the
  * snapshot, and each credential's verdict: for human-id and the strategies
- * that reuse it. Throws an Error naming the source that failed (the hub chain,
+ * that reuse it; with `passportDecoder`, each voter's on-chain Passport read in
+ * the same call. Throws an Error naming the source that failed (the hub chain,
  * the attestation index): never a silent 0.
  */
 export async function verifyHumans(
@@ -102,26 +100,16 @@ export async function verifyHumans(
   provider,
   addresses: string[],
   options,
-  snapshot
+  snapshot,
+  passportDecoder?: string
 ): Promise<HumanVerdicts> {
   const { credentials, match, actionId, sandbox } = readOptions(options);
   const hubNetwork = sandbox ? '84532' : '10';
   const voters = [...new Set(addresses.map(address => getAddress(address)))];
-  // A space on another network: the hub chain's block at the snapshot's
-  // time, by the hub chain's clock (checked by the first read), else by
-  // score-api's blockfinder.
-  const away = network !== hubNetwork && snapshot !== 'latest';
   const hubProvider =
     network === hubNetwork ? provider : getProvider(hubNetwork);
+  const away = network !== hubNetwork && snapshot !== 'latest';
   const time = away ? await snapshotTime(network, provider, snapshot) : 0;
-  let blockTag = network === hubNetwork || !away ? snapshot : undefined;
-  if (away && !offClock.has(hubNetwork)) {
-    blockTag = hubBlockAt(hubNetwork, time);
-  }
-  const byClock = away && blockTag !== undefined;
-  if (away && blockTag === undefined) {
-    blockTag = await blockfinder(network, snapshot, provider, hubNetwork);
-  }
   const sbts = credentials.filter(c => c !== 'clean-hands');
   const ask = {
     hub: hubAddresses[hubNetwork],
@@ -138,14 +126,15 @@ export async function verifyHumans(
     },
     signProtocol: sandbox ? readerZeroAddress : signProtocolAddress,
     schemaId: cleanHandsOnchainSchemaId,
-    attester: cleanHandsAttester
+    attester: cleanHandsAttester,
+    passportDecoder
   };
   const rows = credentials.includes('clean-hands')
     ? await cleanHandsRows(voters)
     : {};
   // Chunks of voters, with their attestations, within one call's limits. The
   // reader returns no expiries: a score needs none.
-  const layout = { credentials };
+  const layout = { credentials, passport: passportDecoder !== undefined };
   const chunks = planReaderChunks(layout, voters, voter =>
     attestationsToConfirm(rows[voter.toLowerCase()] ?? [], row =>
       checkRow(row, 0n)
@@ -160,33 +149,11 @@ export async function verifyHumans(
       at,
       `${chunks.indexOf(chunk) + 1} of ${chunks.length}`
     );
-  // Every chunk reads the same block: 'latest' is pinned by the first call.
-  let at = blockTag === 'latest' ? 'latest' : Number(blockTag);
-  let first = '';
-  let failure;
-  try {
-    first = await call(chunks[0], at);
-  } catch (err) {
-    if (!byClock) throw err;
-    failure = err;
-  }
-  if (byClock) {
-    // The clock's block must be where the clock says, at most one block time
-    // before the snapshot: else (the chain left its clock, or the block is
-    // not there yet) the blockfinder maps the snapshot, and the read is redone.
-    const read = first && readerBlock(first);
-    if (!read || !isOnHubClock(hubNetwork, read, time)) {
-      if (read && read.number === at) offClock.add(hubNetwork);
-      blockTag = await blockfinder(network, snapshot, provider, hubNetwork);
-      at = blockTag === 'latest' ? 'latest' : Number(blockTag);
-      try {
-        first = await call(chunks[0], at);
-      } catch (err: any) {
-        if (failure) err.message += ` (at the clock's block: ${failure})`;
-        throw err;
-      }
-    }
-  }
+  const first = await readFirst(
+    at => call(chunks[0], at),
+    away ? { network, snapshot, provider, hubNetwork, time } : undefined,
+    snapshot
+  );
   const block = readerBlock(first);
   const { number } = block;
   // At most PARALLEL calls at once: a node runs calls of tens of millions of
@@ -251,7 +218,9 @@ export async function verifyHumans(
           credentials,
           match
         }).valid,
-        credentials: Object.fromEntries(ordered)
+        credentials: Object.fromEntries(ordered),
+        onchainPassport:
+          read.onchainPassport && readerPassportAnswer(read.onchainPassport)
       };
     }
   });

@@ -28,7 +28,8 @@ pragma solidity ^0.8.28;
 ///   16 validUntil after block.timestamp, 32 recipients[0] is the ABI string of the given
 ///   recipient (any letter case), 64 recipients[0] is not an ABI string at offset 32, 128
 ///   getAttestation reverted (an id Sign Protocol does not hold: that attestation alone is
-///   unconfirmed, the call goes on).
+///   unconfirmed, the call goes on);
+/// - with a Passport decoder, per voter 9 bytes: its getScore (readPassports).
 contract HumanIdReader {
     struct SBT {
         uint256 expiry;
@@ -83,27 +84,55 @@ contract HumanIdReader {
         Circuit[] memory circuits,
         bytes memory voters,
         CleanHands memory cleanHands,
-        bytes memory attestations
+        bytes memory attestations,
+        address passportDecoder
     ) {
-        uint256 record = ask.expiries ? 8 : 2;
-        uint256 perVoter;
-        for (uint256 c = 0; c < circuits.length; c++) {
-            perVoter += circuits[c].zkPassport ? 2 * record : record;
-        }
-        uint256 count = voters.length / 20;
-        uint256 asked = attestations.length / 10;
-        uint256 pair = ask.expiries ? 7 : 1;
-        bytes memory out = new bytes(96 + count * perVoter + asked * pair);
+        uint256 passports = passportDecoder == address(0)
+            ? 0
+            : (voters.length / 20) * 9;
+        bytes memory out = new bytes(
+            size(ask, circuits, voters, attestations) + passports
+        );
         assembly {
             mstore(add(out, 32), timestamp())
             mstore(add(out, 64), number())
             mstore(add(out, 96), chainid())
         }
         uint256 at = readVoters(out, ask, circuits, voters);
-        readAttestations(out, at, pair, cleanHands, voters, attestations);
+        readAttestations(
+            out,
+            at,
+            ask.expiries ? 7 : 1,
+            cleanHands,
+            voters,
+            attestations
+        );
+        PassportReads.readPassports(
+            out,
+            out.length - passports,
+            passportDecoder,
+            voters
+        );
         assembly {
             return(add(out, 32), mload(out))
         }
+    }
+
+    /// Bytes of the answer before the Passport records.
+    function size(
+        Ask memory ask,
+        Circuit[] memory circuits,
+        bytes memory voters,
+        bytes memory attestations
+    ) private pure returns (uint256) {
+        uint256 record = ask.expiries ? 8 : 2;
+        uint256 perVoter;
+        for (uint256 c = 0; c < circuits.length; c++) {
+            perVoter += circuits[c].zkPassport ? 2 * record : record;
+        }
+        uint256 pair = ask.expiries ? 7 : 1;
+        return
+            96 + (voters.length / 20) * perVoter + (attestations.length / 10) * pair;
     }
 
     // Nothing a read decodes is kept past its flags: each read's memory is
@@ -312,6 +341,60 @@ contract HumanIdReader {
             value = value * 16 + digit;
         }
         return value == uint160(recipient) ? 32 : 0;
+    }
+}
+
+/// Passport's scores on chain, in the reader's one call: per voter, 9 bytes at the end of the
+/// answer, a status then 8 bytes. Status 1: getScore returned the value (4 decimals); 2: it
+/// reverted AttestationNotFound() (no Passport on chain; also when the decoder has no code at
+/// the block: none was pushed yet); 3: AttestationExpired(uint64), the value its expiry; 4: any
+/// other answer (the caller fails: never a silent none).
+library PassportReads {
+    function readPassports(
+        bytes memory out,
+        uint256 at,
+        address decoder,
+        bytes memory voters
+    ) internal view {
+        if (decoder == address(0)) return;
+        bool deployed = decoder.code.length > 0;
+        for (uint256 v = 0; v < voters.length / 20; v++) {
+            address voter;
+            assembly {
+                voter := shr(96, mload(add(add(voters, 32), mul(v, 20))))
+            }
+            (uint256 status, uint256 value) = deployed
+                ? readPassport(decoder, voter)
+                : (2, 0);
+            out[at + v * 9] = bytes1(uint8(status));
+            for (uint256 i = 0; i < 8; i++) {
+                out[at + v * 9 + 8 - i] = bytes1(uint8(value >> (8 * i)));
+            }
+        }
+    }
+
+    function readPassport(
+        address decoder,
+        address voter
+    ) private view returns (uint256 status, uint256 value) {
+        (bool ok, bytes memory data) = decoder.staticcall(
+            abi.encodeWithSelector(0xd47875d0, voter)
+        );
+        bytes4 selector;
+        if (data.length >= 32) value = abi.decode(data, (uint256));
+        if (data.length >= 4) selector = bytes4(data);
+        if (!ok && data.length >= 36) {
+            assembly {
+                value := mload(add(data, 36))
+            }
+        }
+        if (value > type(uint64).max) return (4, 0);
+        if (ok && data.length == 32) return (1, value);
+        if (!ok && data.length == 4 && selector == 0x120a2e77) return (2, 0);
+        if (!ok && data.length == 36 && selector == 0x06c09405) {
+            return (3, value);
+        }
+        return (4, 0);
     }
 }
 

@@ -1,115 +1,18 @@
 // Generated from personhood src/rules/fallback.ts
-// by `npm run strategies:rules`. Do not edit: change the source and run the
-// command again. The library, its reference server and this folder decide with
-// this same code, and a test fails when this copy differs from its source.
+// by `npm run strategies:rules`: change the source, not this copy.
 
-/**
- * Matching credentials, and the fallback policy: Human ID first (any or all of the credentials),
- * then a passing Passport score only when Human ID does not hold.
- *
- * It imports only the rules' error beside it: `npm run strategies:rules` copies it into each score-api folder
- * that uses it, with the copies it imports. Written in score-api's prettier style; compiles under
- * TypeScript 4.7 (CommonJS) as under the package's own settings.
- */
-
+/** The fallback policy: Human ID first, then a passing Passport score only when it does not hold. */
 import { RuleParameterError } from './errors';
+import { matchCredentials } from './match';
 
-/** The parts of a verdict the match reads. */
-export type VerdictLike = {
-  address: string;
-  credential: string;
-  valid: boolean;
-  /** Unix seconds the verdict stops holding; null when unknown or never. */
-  expiresAt: number | null;
-};
-
-/** What {@link matchCredentials} answers. */
-export type CredentialMatchOf<V extends VerdictLike> = {
-  address: string;
-  valid: boolean;
-  match: 'any' | 'all';
-  /**
-   * `any`: the valid verdicts. `all` when valid: one valid verdict per credential; when not: the
-   * verdicts of the credentials that do not hold.
-   */
+// match.ts's types, named here: score-api's lint forbids type-only imports.
+type VerdictLike = Parameters<typeof matchCredentials>[0]['verdicts'][number];
+type CredentialMatchOf<V> = Omit<
+  ReturnType<typeof matchCredentials>,
+  'verdicts'
+> & {
   verdicts: V[];
-  /** `any`: the latest expiry of the valid verdicts; `all`: the earliest; null when unknown. */
-  expiresAt: number | null;
 };
-
-function sameAddress(verdicts: readonly VerdictLike[]): string {
-  const first = verdicts[0];
-  if (!first) {
-    throw new RuleParameterError(
-      'verdicts',
-      'Expected the verdicts of one address, got none.'
-    );
-  }
-  for (const verdict of verdicts) {
-    if (verdict.address !== first.address) {
-      throw new RuleParameterError(
-        'verdicts',
-        `Expected the verdicts of one address, got ${first.address} and ${verdict.address}: join them with joinVerdicts first.`
-      );
-    }
-  }
-  return first.address;
-}
-
-/**
- * Matches one address's verdicts against credentials: `any` holds when at least one credential has
- * a valid verdict; `all` when every one does. A credential with verdicts from several sources
- * holds when one of them is valid. Throws a RuleParameterError when the verdicts are about several
- * addresses, `credentials` is empty, or a credential has no verdict at all (a missing answer is
- * never read as no).
- */
-export function matchCredentials<V extends VerdictLike>(parameters: {
-  verdicts: readonly V[];
-  credentials: readonly string[];
-  match: 'any' | 'all';
-}): CredentialMatchOf<V> {
-  const { verdicts, credentials, match } = parameters;
-  if (credentials.length === 0) {
-    throw new RuleParameterError(
-      'credentials',
-      'Expected at least one credential to match.'
-    );
-  }
-  if (match !== 'any' && match !== 'all') {
-    throw new RuleParameterError(
-      'match',
-      `Expected 'any' or 'all', got ${String(match)}.`
-    );
-  }
-  const address = sameAddress(verdicts);
-  const held: V[] = [];
-  const failing: V[] = [];
-  for (const credential of Array.from(new Set(credentials))) {
-    const mine = verdicts.filter(verdict => verdict.credential === credential);
-    if (mine.length === 0) {
-      throw new RuleParameterError(
-        'verdicts',
-        `No verdict on ${credential} for ${address}: it was not checked.`
-      );
-    }
-    const valid = mine.find(verdict => verdict.valid);
-    if (valid) held.push(valid);
-    else failing.push(...mine);
-  }
-  const valid = match === 'any' ? held.length > 0 : failing.length === 0;
-  if (!valid) {
-    return { address, valid, match, verdicts: failing, expiresAt: null };
-  }
-  const expiries = held.map(verdict => verdict.expiresAt);
-  const known = expiries.filter((expiry): expiry is number => expiry !== null);
-  let expiresAt: number | null;
-  if (match === 'any') {
-    expiresAt = known.length === expiries.length ? Math.max(...known) : null;
-  } else {
-    expiresAt = known.length > 0 ? Math.min(...known) : null;
-  }
-  return { address, valid, match, verdicts: held, expiresAt };
-}
 
 /** What {@link applyFallbackPolicy} answers for one address. */
 export type FallbackDecisionOf<V extends VerdictLike> = {

@@ -1,12 +1,17 @@
 import { getAddress } from '@ethersproject/address';
-import { snapshotTime, verifyHumans } from '../human-id';
-import { passportAccess, passportVerdicts } from '../passport-v2';
+import { verifyHumans } from '../human-id';
 import { applyFallbackPolicy } from './fallback';
+import {
+  judgeOnchainPassport,
+  passportDecoders,
+  readPassportDecoderAnswer
+} from './passport-onchain';
 
 export const author = 'personhood-dao';
 export const version = '1.0.0';
 
 const name = 'human-verification';
+const API_OPTIONS = ['scorerId', 'allowLiveScore'];
 
 function positive(value, option: string, zero = false) {
   if (value === undefined) return 1;
@@ -16,11 +21,38 @@ function positive(value, option: string, zero = false) {
   return value;
 }
 
+function passportOptions(options) {
+  const api = API_OPTIONS.filter(option => options?.[option] !== undefined);
+  if (api.length > 0) {
+    throw new Error(
+      `${name}: ${api.join(
+        ', '
+      )} belongs to the Passport API, which this strategy does not read: it reads Passport's own on-chain scores. A space's scorer is served by the personhood strategy server through api-v2 (see the README)`
+    );
+  }
+  const threshold = options?.threshold;
+  if (
+    threshold !== undefined &&
+    !(typeof threshold === 'number' && threshold >= 0)
+  ) {
+    throw new Error(`${name}: threshold must be a number, 0 or more`);
+  }
+  const fallback = positive(options?.passportScore, 'passportScore', true) > 0;
+  const hub = options?.sandbox === true ? '84532' : '10';
+  const decoder = fallback ? passportDecoders[hub] : undefined;
+  if (fallback && !decoder) {
+    throw new Error(
+      `${name}: the sandbox has no on-chain Passport: set passportScore to 0`
+    );
+  }
+  return { threshold, decoder };
+}
+
 /**
  * Per voter (checksummed), whether it counts as a human at the snapshot: a Human ID credential
  * (any or all of `credentials`, read on chain at the block), else, when `passportScore` is not 0,
- * a passing Passport score at the block's time. Passport is asked only about the voters Human ID
- * did not verify. Throws an Error naming the source that failed: never a silent 0.
+ * a passing on-chain Passport at the same block, read in the same call. Throws an Error naming
+ * the source that failed: never a silent 0.
  */
 export async function verifyHumansOrPassport(
   network: string,
@@ -31,45 +63,51 @@ export async function verifyHumansOrPassport(
 ): Promise<Record<string, { eligible: boolean; method: string | null }>> {
   const credentials = options?.credentials ?? ['gov-id', 'phone', 'biometrics'];
   const match = options?.match ?? 'any';
-  const fallback = positive(options?.passportScore, 'passportScore', true) > 0;
-  if (fallback) passportAccess(options ?? {}, name);
+  const { threshold, decoder } = passportOptions(options);
   const humans = await verifyHumans(
     network,
     provider,
     addresses,
     { ...options, credentials, match },
-    snapshot
+    snapshot,
+    decoder
   );
-  const unverified = Object.keys(humans.voters).filter(
-    address => humans.voters[address].verified !== true
-  );
-  let passport = {};
-  if (fallback && unverified.length > 0) {
-    // The Passport score as it stood at the snapshot block's time: the hub
-    // block's when the space is on the hub chain (the same block), else the
-    // snapshot block's on the space's network (human-id has read it).
-    const at =
-      humans.block.chainId === Number(network)
-        ? humans.block.timestamp
-        : await snapshotTime(network, provider, snapshot, name);
-    passport = await passportVerdicts(unverified, options ?? {}, at, name);
-  }
+  const at = humans.block.timestamp;
   return Object.fromEntries(
     Object.entries(humans.voters).map(([address, voter]) => {
-      const verdicts = [
-        ...Object.entries(voter.credentials).map(([credential, judged]) => ({
+      const verdicts: Array<{
+        address: string;
+        credential: string;
+        valid: boolean;
+        expiresAt: null;
+      }> = Object.entries(voter.credentials).map(([credential, judged]) => ({
+        address,
+        credential,
+        valid: judged.valid,
+        expiresAt: null
+      }));
+      if (decoder && voter.onchainPassport) {
+        let passport;
+        try {
+          passport = readPassportDecoderAnswer(voter.onchainPassport);
+        } catch (err: any) {
+          throw new Error(
+            `${name}: ${address} at block ${humans.block.number}: ${err.message}`
+          );
+        }
+        const judged = judgeOnchainPassport(passport, at, threshold);
+        verdicts.push({
           address,
-          credential,
+          credential: 'passport',
           valid: judged.valid,
           expiresAt: null
-        })),
-        ...(passport[address] ? [passport[address]] : [])
-      ];
+        });
+      }
       const decision = applyFallbackPolicy({
         verdicts,
         credentials,
         match,
-        passport: fallback
+        passport: decoder !== undefined
       });
       return [
         address,
@@ -89,6 +127,7 @@ export async function strategy(
 ): Promise<Record<string, number>> {
   const verifiedScore = positive(options?.verifiedScore, 'verifiedScore');
   const passportScore = positive(options?.passportScore, 'passportScore', true);
+  passportOptions(options);
   if (addresses.length === 0) return {};
   const voters = await verifyHumansOrPassport(
     network,

@@ -1,7 +1,5 @@
 // Generated from personhood src/rules/passport.ts
-// by `npm run strategies:rules`. Do not edit: change the source and run the
-// command again. The library, its reference server and this folder decide with
-// this same code, and a test fails when this copy differs from its source.
+// by `npm run strategies:rules`: change the source, not this copy.
 
 /**
  * The Passport rule: a score meets the threshold (20 by default) exactly, has not expired and was

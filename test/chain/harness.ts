@@ -120,6 +120,7 @@ export class TestChain {
       await setCode(provider, contracts.govIdLegacyStore, artifacts.LocalLegacyStore.deployedBytecode)
       await setCode(provider, contracts.phoneLegacyStore, artifacts.LocalLegacyStore.deployedBytecode)
       await setCode(provider, contracts.signProtocol, artifacts.LocalSignProtocol.deployedBytecode)
+      await setCode(provider, optimismNetwork.contracts.passportDecoder as Address, artifacts.LocalPassportDecoder.deployedBytecode)
     } else {
       contracts = {
         hub: await deploy(provider, account, artifacts.LocalHub),

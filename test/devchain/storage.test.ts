@@ -41,6 +41,12 @@ async function transact(write: ChainWrite, timestamp: bigint): Promise<void> {
       return
     case 'revoke-attestation':
       await chain.write(write.to, 'LocalSignProtocol', 'revoke', [write.attestationId], timestamp)
+      return
+    case 'set-passport-score':
+      await chain.write(write.to, 'LocalPassportDecoder', 'setScore', [write.user, write.score, write.time, write.expirationTime], timestamp)
+      return
+    case 'revoke-passport-score':
+      await chain.write(write.to, 'LocalPassportDecoder', 'revoke', [write.user], timestamp)
   }
 }
 
@@ -53,6 +59,7 @@ describe('the local chain storage writer', () => {
     const hub = optimismNetwork.contracts.hub
     const signProtocol = optimismNetwork.contracts.signProtocol as Address
     const circuitId = optimismNetwork.circuitIds.phone
+    const decoder = optimismNetwork.contracts.passportDecoder as Address
     const writes: ChainWrite[] = [
       { kind: 'set-sbt', to: hub, subject, circuitId, expiry: 2_000_000_000n, publicValues: [2_000_000_000n, hexToBigInt(subject), 123456789n, 77n, optimismNetwork.issuers.phone] },
       // A replacement with fewer public values clears the old ones; then revoked.
@@ -65,6 +72,10 @@ describe('the local chain storage writer', () => {
       { kind: 'attest', to: signProtocol, attestationId: 0x1a5n, schemaId: 8n, attester: other, validUntil: 5n, recipients: [recipient(subject)] },
       { kind: 'attest', to: signProtocol, attestationId: 0x1a5n, schemaId: 8n, attester: other, validUntil: 6n, recipients: ['0xabcd'] },
       { kind: 'revoke-attestation', to: signProtocol, attestationId: 0x1a4n },
+      // Passport's decoder: a push, a later push over it, a revocation.
+      { kind: 'set-passport-score', to: decoder, user: subject, score: 234567n, time: 1_700_000_000n, expirationTime: 1_707_776_000n },
+      { kind: 'set-passport-score', to: decoder, user: subject, score: 2n ** 32n - 1n, time: 1_700_000_100n, expirationTime: 2n ** 64n - 1n },
+      { kind: 'revoke-passport-score', to: decoder, user: subject },
     ]
     const storage = new LocalChainStorage()
     const named = new Map<string, { address: Address; slot: Hex }>()

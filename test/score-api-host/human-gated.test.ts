@@ -11,6 +11,7 @@ import type { Address } from 'viem'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { Eip1193ProviderLike } from '../../src/index.js'
+import { asLibraryParams } from '../strategies/library-params.js'
 import { runStrategy } from '../../src/strategy/define.js'
 import { humanGatedStrategy } from '../../src/strategy/human-gated.js'
 import { startGatedWorld, type GatedWorld } from '../strategy/gated-world.js'
@@ -67,7 +68,7 @@ function library(options: Record<string, unknown>, addresses: readonly string[] 
     network: '1',
     provider: world.ethereum.provider,
     addresses,
-    options: { strategies: world.inner(), ...options },
+    options: asLibraryParams('human-gated', { strategies: world.inner(), ...options }),
     snapshot: world.snapshot,
     context: world.context(),
   })
@@ -82,9 +83,9 @@ describe('strategies/human-gated in the score-api host', () => {
   })
 
   for (const options of [
-    { mode: 'gate', scorerId: 1 },
-    { mode: 'quadratic', scorerId: 1 },
-    { mode: 'cap', cap: 5, scorerId: 1, passportScore: 0.5 },
+    { mode: 'gate' },
+    { mode: 'quadratic' },
+    { mode: 'cap', cap: 5, passportScore: 0.5 },
     { mode: 'gate', passportScore: 0, credentials: ['gov-id'] },
   ]) {
     test(`equals the library form voter for voter: ${JSON.stringify(options)}`, async () => {
@@ -97,7 +98,7 @@ describe('strategies/human-gated in the score-api host', () => {
   }
 
   test('from a cold start: the inner strategies cost their own, the human test at most what human-verification costs, and nothing when no voter holds anything', async () => {
-    const options = { mode: 'gate', scorerId: 1 }
+    const options = { mode: 'gate' }
     const cold = () => build.load()
     const empty = world.voters.filter((_, index) => index % 5 === 0)
     const holders = world.voters.filter((voter) => world.power(voter) > 0)
@@ -114,7 +115,7 @@ describe('strategies/human-gated in the score-api host', () => {
     // human-verification alone on the holders, cold.
     const human = await upstreams.record(() => {
       const verification = cold().strategies['human-verification']!
-      return verification.strategy('space.eth', '1', api.utils.getProvider('1'), holders, { scorerId: 1 }, Number(world.snapshot))
+      return verification.strategy('space.eth', '1', api.utils.getProvider('1'), holders, {}, Number(world.snapshot))
     })
     // Every voter, cold: the inner reads plus at most the human test's.
     const all = await upstreams.record(() => {
@@ -135,19 +136,15 @@ describe('strategies/human-gated in the score-api host', () => {
     )
   }, 60_000)
 
-  test('a Passport host that fails is an error, never a 0', async () => {
-    const url = process.env.PASSPORT_API_URL
-    process.env.PASSPORT_API_URL = 'http://127.0.0.1:9'
-    try {
-      await expect(folder({ mode: 'gate', scorerId: 1 })).rejects.toThrow()
-    } finally {
-      process.env.PASSPORT_API_URL = url
-    }
+  test("the Passport API's options are refused before any request: the folder reads Passport on chain, the API's scorer is the strategy server's", async () => {
+    const refused = await upstreams.record(() => folder({ mode: 'gate', scorerId: 1 }).then(() => 'scored', (error: Error) => error.message))
+    expect(refused.result).toMatch(/scorerId belongs to the Passport API/)
+    expect(refused.requests.rpc).toEqual({})
   }, 60_000)
 
   test('voters the library and the folder both score: the address keys are the checksummed inputs', async () => {
     const lower = world.voters.slice(0, 10).map((voter) => voter.toLowerCase() as Address)
-    const hosted = await folder({ mode: 'quadratic', scorerId: 1 }, lower)
+    const hosted = await folder({ mode: 'quadratic' }, lower)
     expect(Object.keys(hosted).sort()).toEqual(world.voters.slice(0, 10).sort())
   }, 60_000)
 

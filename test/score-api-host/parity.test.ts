@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { getAddress, keccak256, toHex } from 'viem'
 import type { Eip1193ProviderLike } from '../../src/index.js'
 import { runStrategy } from '../../src/index.js'
+import { asLibraryParams } from '../strategies/library-params.js'
 import { strategies as libraryStrategies } from '../../src/strategies/index.js'
 import { listStrategyFolders, runScoreApiForm, strategiesRoot, type ExampleServer, type StrategyExample, type StrategyFolder, type StrategyModule } from '../strategies/conformance.js'
 import { loadStrategyFolder } from '../strategies/conformance.js'
@@ -98,7 +99,7 @@ describe.each(names)('strategies/%s and its library definition', (name) => {
     const folderScores = await runScoreApiForm(folder, hosted, example)
     const definition = libraryStrategies[name]?.definition
     if (!definition) throw new Error(`personhood/strategies has no definition of ${name}`)
-    const library = await runStrategy(definition, { space: 'personhood.eth', network, provider: server.provider(network), addresses, options: structuredClone(params), snapshot: block, context: server.context() })
+    const library = await runStrategy(definition, { space: 'personhood.eth', network, provider: server.provider(network), addresses, options: asLibraryParams(name, params), snapshot: block, context: server.context() })
     expect(Object.keys(folderScores)).toHaveLength(voterCount)
     // A comparison of all zeros proves little: the world's voters must score for this option set.
     expect(Object.values(folderScores).filter((score) => score > 0).length).toBeGreaterThan(0)

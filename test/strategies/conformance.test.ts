@@ -37,7 +37,9 @@ import {
   type StrategyFolder,
   type StrategyModule,
 } from './conformance.js'
+import { asLibraryParams } from './library-params.js'
 import { servings } from './servings.js'
+
 
 const names = listStrategyFolders()
 const demoExamplesPath = (name: string) => join(import.meta.dirname, 'fixtures', name, 'examples.json')
@@ -179,7 +181,7 @@ describe.each(names)('strategies/%s', (name) => {
         network: example.network,
         provider: server.provider(example.network),
         addresses: example.addresses,
-        options: structuredClone(example.strategy.params),
+        options: asLibraryParams(name, example.strategy.params),
         snapshot: example.snapshot,
         context: server.context(),
       })

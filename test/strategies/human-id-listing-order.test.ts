@@ -10,7 +10,7 @@
  */
 import { StaticJsonRpcProvider, Web3Provider } from '@ethersproject/providers'
 import fc from 'fast-check'
-import type { Address } from 'viem'
+import { getAddress, type Address } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { TestChain } from '../chain/harness.js'
 import { freshAddress, indexRow } from '../chain/helpers.js'
@@ -32,6 +32,8 @@ let layout: Awaited<ReturnType<typeof layHumanIdFolder>>
 const rows: AttestationRow[] = []
 let order: Order = 'newest-first'
 let indexReads = 0
+/** Whether the index ignores `recipient=` (it is not among the SDK's parameters; issue #27, point 4). */
+let ignoresRecipient = false
 
 /** A permutation that depends only on the rows' ids (the same listing reads the same way). */
 function shuffle(list: AttestationRow[]): AttestationRow[] {
@@ -50,7 +52,7 @@ function listed(): AttestationRow[] {
 async function indexFetch(url: string) {
   indexReads++
   const query = new URL(url).searchParams
-  const recipient = query.get('recipient')?.toLowerCase()
+  const recipient = ignoresRecipient ? undefined : query.get('recipient')?.toLowerCase()
   const all = listed().filter((row) => recipient === undefined || row.recipients.some((r) => r.toLowerCase() === recipient))
   const page = Number(query.get('page') ?? 1)
   const data = { total: all.length, size: 100, page, rows: all.slice((page - 1) * 100, page * 100) }
@@ -143,6 +145,34 @@ describe('the clean-hands listing cache finds new rows wherever the index lists 
       )
     } finally {
       mangle = (list) => list
+    }
+  })
+})
+
+describe("one voter's clean hands reads the listing filtered by recipient, within a bound", () => {
+  it('an index that ignores recipient= is not paged through: the first row of another address fails the call, naming the index', async () => {
+    const provider = new StaticProvider(chain.provider as never, 10)
+    const voter = freshAddress()
+    await attest(voter)
+    order = 'oldest-first'
+    const { strategy } = await layout.load()
+    const options = { credentials: ['clean-hands'] }
+    // Filtered, the voter's one row: one request.
+    indexReads = 0
+    expect(Object.values(await strategy('space.eth', '10', provider, [voter], options, 'latest'))).toEqual([1])
+    expect(indexReads).toBe(1)
+    ignoresRecipient = true
+    try {
+      indexReads = 0
+      // The first row of the page names another voter (the oldest of the listing): the filter is
+      // ignored, and the call stops at the first page.
+      const first = [...rows].sort((a, b) => a.attestTimestamp - b.attestTimestamp)[0]!
+      await expect(strategy('space.eth', '10', provider, [voter], options, 'latest')).rejects.toThrow(
+        `human-id: attestation index http://index.local: asked for the attestations of recipient ${getAddress(voter)}, got attestation ${first.attestationId} of ${first.recipients.join(', ')}: the index ignores recipient=`,
+      )
+      expect(indexReads).toBe(1)
+    } finally {
+      ignoresRecipient = false
     }
   })
 })

@@ -45,6 +45,8 @@ const requests = { rpc: {} as Record<string, number>, index: 0, snapshots: 0 }
 let indexDown = false
 let chainDown = false
 let blockfinderDown = false
+/** The next eth_call fails once, as a dropped connection does (not about the block). */
+let callFailsOnce = false
 
 function resetCounts() {
   requests.rpc = {}
@@ -57,6 +59,10 @@ function counted(provider: Eip1193): Eip1193 {
     request: async (args: { method: string; params?: unknown }) => {
       requests.rpc[args.method] = (requests.rpc[args.method] ?? 0) + 1
       if (chainDown) throw new Error('connection refused')
+      if (callFailsOnce && args.method === 'eth_call') {
+        callFailsOnce = false
+        throw new Error('connection reset')
+      }
       return provider.request(args as never)
     },
   } as Eip1193
@@ -482,6 +488,14 @@ describe('strategies/human-id reader', () => {
       'human-id: getSnapshots (blockfinder) failed to map block 21000000 of network 1 to network 10: blockfinder timed out',
     )
     blockfinderDown = false
+    // A read at the clock's block that fails for a reason not about the block (src/rules/hub.ts's
+    // hubClockStep): thrown as it is, never answered from another block the blockfinder names.
+    resetCounts()
+    callFailsOnce = true
+    await expect(strategy('space.eth', '1', ethereum(timestamp), addresses, { credentials: ['gov-id'] }, 21_000_000)).rejects.toThrow(
+      /^human-id: the reader call 1 of 1 \(\d+ voters, 0 attestations, planned \d+ gas, \d+ bytes sent, \d+ returned\) on chain 10 at block \d+ failed: connection reset$/,
+    )
+    expect(requests).toEqual({ rpc: { eth_call: 1 }, index: 0, snapshots: 0 })
     chainDown = true
     await expect(strategy('space.eth', '1', ethereum(timestamp), addresses, { credentials: ['gov-id'] }, 21_000_001)).rejects.toThrow(
       'human-id: the header of block 21000001 of network 1: connection refused',

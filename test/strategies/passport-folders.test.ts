@@ -1,6 +1,6 @@
 /**
- * The score-api folders `strategies/passport-v2` and `strategies/human-verification` through
- * the faithful score-api host (laid out as score-api,
+ * The score-api folders `strategies/passport-v2` and `strategies/human-verification` (Passport read
+ * on chain, from the local chain's decoder seeded from the world) through the faithful score-api host (laid out as score-api,
  * compiled with TypeScript 4.7 and its compiler options, required as its loader does; networks
  * through snapshot.js's `getProvider` and `getSnapshots` over the host's gateway), against the
  * local chain and the reference server of one demo world (scorer 1). Their scores must equal the
@@ -13,7 +13,7 @@ import { createServer, type Server } from 'node:http'
 import { readFile } from 'node:fs/promises'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
-import { getAddress, type Address } from 'viem'
+import type { Address } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runStrategy } from '../../src/index.js'
 import { humanVerificationStrategy, passportV2Strategy } from '../../src/strategy/index.js'
@@ -64,17 +64,6 @@ async function fixture(path: string): Promise<Example[]> {
   return JSON.parse(await readFile(join(root, 'test/strategies/fixtures', path), 'utf8')) as Example[]
 }
 
-function withEnv<T>(env: Record<string, string>, run: () => Promise<T>): Promise<T> {
-  const before = Object.fromEntries(Object.keys(env).map((key) => [key, process.env[key]]))
-  Object.assign(process.env, env)
-  return run().finally(() => {
-    for (const [key, value] of Object.entries(before)) {
-      if (value === undefined) delete process.env[key]
-      else process.env[key] = value
-    }
-  })
-}
-
 const context = (baseUrl = world.baseUrl) => ({
   ...world.humanIdContext(),
   passport: { apiKey: world.apiKey, baseUrl, tier: 3 as const, scorerId: '1', rateLimiter: false as const },
@@ -84,17 +73,11 @@ const context = (baseUrl = world.baseUrl) => ({
 const folder = (name: 'passport-v2' | 'human-verification', params: Params, addresses: string[], network = '10', at = snapshot, loaded: ScoreApi = api) =>
   loaded.strategies[name]!.strategy('personhood.eth', network, loaded.utils.getProvider(network), addresses, structuredClone(params), at)
 
+/** The library form with the folders' Passport source: on chain. */
 const library = async (name: 'passport-v2' | 'human-verification', params: Params, addresses: string[], network = '10', at = snapshot, baseUrl = world.baseUrl) => {
-  const run = { network, provider: world.provider(network), addresses, options: structuredClone(params), snapshot: at, context: context(baseUrl) }
+  const options = { ...structuredClone(params), ...(name === 'passport-v2' ? { source: 'onchain' } : { passportSource: 'onchain' }) }
+  const run = { network, provider: world.provider(network), addresses, options, snapshot: at, context: context(baseUrl) }
   return (name === 'passport-v2' ? await runStrategy(passportV2Strategy, run) : await runStrategy(humanVerificationStrategy, run)).scores
-}
-
-/** Rescores `addresses` now (A1 on the reference server): their listing rows move past the snapshot. */
-async function rescore(addresses: readonly string[]) {
-  for (const address of addresses) {
-    const response = await fetch(`${world.baseUrl}/v2/stamps/1/score/${address.toLowerCase()}`, { headers: { 'X-API-KEY': world.apiKey } })
-    expect(response.status).toBe(200)
-  }
 }
 
 beforeAll(async () => {
@@ -141,210 +124,52 @@ afterAll(async () => {
   await world?.close()
 })
 
-describe('human-verification and its validation through the score-api host', () => {
-  it('scores every voter of the world as the library does, Passport asked only about the voters Human ID did not verify, within 5 requests', async () => {
-    const examples = (await fixture('human-verification/examples.json')).filter((example) => example.network === '10')
-    const optionSets: Params[] = [
-      ...examples.map((example) => example.strategy.params),
-      { credentials: ['gov-id', 'phone', 'biometrics', 'clean-hands'], match: 'all', verifiedScore: 3, passportScore: 2 },
-      { credentials: ['phone'], passportScore: 1, threshold: 25 },
-    ]
-    for (const params of optionSets) {
-      const { result, requests, passport } = await counted(() => folder('human-verification', params, voters))
-      expect(result).toEqual(await library('human-verification', params, voters))
-      expect(new Set(Object.values(result)).size).toBeGreaterThan(1)
-      expect(Object.values(result)).toContain(0)
-      expect(passport['C4 page']).toBe(1)
-      expect(passport['C4 by address']).toBeUndefined()
-      expect(requests.total).toBeLessThanOrEqual(5)
-    }
-  }, 240_000)
+/** The folders' params without the API's options (scorerId, allowLiveScore). */
+const onchainParams = (params: Params): Params => {
+  const { scorerId: _scorer, allowLiveScore: _live, ...rest } = params
+  return rest
+}
 
-  it("a space on Ethereum: the Ethereum block read once (its time maps Optimism's block by the clock and dates the Passport score), the same scores as the library", async () => {
-    const [example] = (await fixture('human-verification/examples.json')).filter((each) => each.network === '1')
-    for (const params of [example!.strategy.params, { credentials: ['gov-id', 'phone', 'biometrics'], scorerId: 1 }]) {
-      const { result, requests, passport } = await counted(() => folder('human-verification', params, voters, '1', example!.snapshot))
-      expect(result).toEqual(await library('human-verification', params, voters, '1', example!.snapshot))
-      expect(new Set(Object.values(result)).size).toBeGreaterThan(1)
-      // The folder keeps a past block's time for the process: a repeat call for the block reads
-      // no header. Optimism's block comes from its clock: no blockfinder query.
-      expect(requests.rpc.eth_getBlockByNumber ?? 0).toBeLessThanOrEqual(1)
-      expect(requests.subgraph.blockfinder ?? 0).toBe(0)
-      expect(passport).toEqual({ 'C4 page': 1 })
-    }
-  }, 240_000)
+/** Blocks of the world's 2 s chain: 1 hour, 1 day and 7 days before the head. */
+const ages = { '1 hour': 1_800, '1 day': 43_200, '7 days': 302_400 } as const
 
-  it('passportScore 0 turns Passport off: no Passport request and no key needed', async () => {
-    const params = { credentials: ['gov-id', 'phone', 'biometrics'], passportScore: 0 }
-    const { result, passport } = await withEnv({ PASSPORT_API_KEY: '', PASSPORT_SCORER_ID: '' }, () => counted(() => folder('human-verification', params, voters)))
-    expect(passport).toEqual({})
-    expect(result).toEqual(await library('human-verification', params, voters))
+describe('Passport on chain in the folders: no request per voter at any snapshot age', () => {
+  for (const name of ['passport-v2', 'human-verification'] as const) {
+    it(`${name}: the library's on-chain scores, cold, at 1 hour, 1 day and 7 days old, 1 and 500 voters: at most 5 requests (2 for one voter), none to Passport's API`, async () => {
+      const examples = (await fixture(`${name}/examples.json`)).filter((example) => example.network === '10')
+      const head = Number(await world.latestBlock('10'))
+      const seen: number[] = []
+      for (const [age, blocks] of Object.entries(ages)) {
+        for (const count of [1, 500]) {
+          for (const example of examples) {
+            const params = onchainParams(example.strategy.params)
+            const addresses = count === 1 ? [voters[0]!] : voters.slice(0, 500)
+            const fresh = build.load()
+            const { result, requests, passport } = await counted(() => folder(name, params, addresses, '10', head - blocks, fresh))
+            expect(result, `${name} ${age} ${count}`).toEqual(await library(name, params, addresses, '10', head - blocks))
+            expect(passport, `${name} ${age} ${count}: Passport's API`).toEqual({})
+            expect(requests.total, `${name} ${age} ${count}: ${JSON.stringify(requests)}`).toBeLessThanOrEqual(count === 1 ? 2 : 5)
+            seen.push(...Object.values(result))
+          }
+        }
+      }
+      expect(seen.some((score) => score > 0)).toBe(true)
+      expect(seen.some((score) => score === 0)).toBe(true)
+    }, 600_000)
+  }
+
+  it("passport-v2 counts the world's on-chain Passports: pushed and standing, expired, revoked, never", async () => {
+    const head = Number(await world.latestBlock('10'))
+    const scores = await folder('passport-v2', { mode: 'weighted' }, voters.slice(0, 500), '10', head)
+    expect(Object.values(scores).filter((score) => score > 0).length).toBeGreaterThan(10)
+    expect(scores).toEqual(await library('passport-v2', { mode: 'weighted' }, voters.slice(0, 500), '10', head))
   }, 120_000)
 
-  it('a failing Passport source throws naming it', async () => {
-    override = () => new Response('upstream down', { status: 503 })
-    try {
-      await expect(folder('human-verification', { scorerId: 1 }, voters)).rejects.toThrow(/^human-verification: the Passport score listing \(C4\) page 1 answered HTTP 503$/)
-    } finally {
-      override = undefined
-    }
-  }, 120_000)
-
-  it('scores every voter of the world as the library does, for each example option set: 1 listing page, and the block read once per process', async () => {
-    expect(voters.length).toBeGreaterThan(500)
-    const fresh = build.load()
-    for (const [index, example] of (await fixture('passport-v2/examples.json')).entries()) {
-      const { result, requests, passport } = await counted(() => folder('passport-v2', example.strategy.params, voters, '10', snapshot, fresh))
-      expect(result).toEqual(await library('passport-v2', example.strategy.params, voters))
-      expect(Object.values(result).some((score) => score > 0)).toBe(true)
-      expect(Object.values(result).some((score) => score === 0)).toBe(true)
-      expect(passport).toEqual({ 'C4 page': 1 })
-      // The snapshot's time: read by the first call for the block, then kept (a past block's time).
-      expect(requests.rpc).toEqual(index === 0 ? { eth_getBlockByNumber: 1 } : {})
-      expect(requests.total).toBe(index === 0 ? 2 : 1)
-    }
-  }, 120_000)
-
-  it('voters rescored after the snapshot: the same scores as before, read from the history (A2), one request each', async () => {
-    const examples = await fixture('passport-v2/examples.json')
-    const scored = voters.slice(0, 60)
-    const before = await Promise.all(examples.map((example) => folder('passport-v2', example.strategy.params, scored)))
-    await rescore(scored.slice(0, 12))
-    for (const [index, example] of examples.entries()) {
-      const { result, passport } = await counted(() => folder('passport-v2', example.strategy.params, scored))
-      expect(result).toEqual(before[index])
-      expect(result).toEqual(await library('passport-v2', example.strategy.params, scored))
-      expect(passport).toEqual({ 'C4 page': 1, A2: 12 })
-    }
-  }, 120_000)
-
-  it('a single voter: one listing read by address, plus A2 when rescored since; the block read by the first call only', async () => {
-    const [example] = await fixture('passport-v2/examples.json')
-    const fresh = build.load()
-    for (const [index, address] of voters.slice(0, 16).entries()) {
-      const { result, requests, passport } = await counted(() => folder('passport-v2', example!.strategy.params, [address], '10', snapshot, fresh))
-      expect(result).toEqual(await library('passport-v2', example!.strategy.params, [address]))
-      expect(passport).toEqual(index < 12 ? { 'C4 by address': 1, A2: 1 } : { 'C4 by address': 1 })
-      expect(requests.rpc).toEqual(index === 0 ? { eth_getBlockByNumber: 1 } : {})
-    }
-  }, 120_000)
-
-  it('throws, naming the source, when Passport fails; never answers 0', async () => {
-    const params = { mode: 'gated' }
-    const few = voters.slice(0, 5)
-    try {
-      override = () => new Response('<html>Bad gateway</html>', { status: 502 })
-      await expect(folder('passport-v2', params, few)).rejects.toThrowErrorMatchingInlineSnapshot(`[Error: passport-v2: the Passport score listing (C4) page 1 answered HTTP 502]`)
-      await expect(folder('passport-v2', params, [voters[20]!])).rejects.toThrow(`passport-v2: the Passport score listing (C4) for ${getAddress(voters[20]!)} answered HTTP 502`)
-      override = (url) => (url.pathname.endsWith('/history') ? new Response('{}', { status: 500 }) : undefined)
-      await expect(folder('passport-v2', params, voters.slice(0, 12))).rejects.toThrow(/^passport-v2: the Passport score history \(A2\) of 0x[0-9a-fA-F]{40} answered HTTP 500$/)
-      override = (url) => (url.pathname.endsWith('/history') ? Response.json({ detail: 'Forbidden' }, { status: 403 }) : undefined)
-      const refused = await counted(() => folder('passport-v2', params, voters.slice(0, 12)).catch((error: unknown) => error))
-      expect(String(refused.result)).toMatch(/^Error: passport-v2: the API key may not read Passport score history \(A2 answered 403; .*12 voter\(s\) were rescored after/)
-      expect(refused.passport.A2).toBe(1)
-      // allowLiveScore: their current score (A1) instead.
-      const live = await counted(() => folder('passport-v2', { ...params, allowLiveScore: true }, voters.slice(0, 12)))
-      expect(live.passport).toEqual({ 'C4 page': 1, A2: 1, A1: 12 })
-      expect(Object.keys(live.result)).toEqual(voters.slice(0, 12).map((address) => getAddress(address)))
-    } finally {
-      override = undefined
-    }
-    await withEnv({ PASSPORT_API_KEY: 'not-a-key' }, () =>
-      expect(folder('passport-v2', params, few)).rejects.toThrowErrorMatchingInlineSnapshot(`[Error: passport-v2: the Passport score listing (C4) page 1 answered HTTP 401 (check PASSPORT_API_KEY)]`),
+  it("refuses the API's options, naming the strategy server, before any request", async () => {
+    const { result, requests } = await counted(() => folder('passport-v2', { scorerId: 1 }, voters.slice(0, 3)).catch((error: unknown) => error))
+    expect(String(result)).toMatchInlineSnapshot(
+      `"Error: passport-v2: scorerId belongs to the Passport API, which this strategy does not read: it reads Passport's own on-chain scores. A space's scorer is served by the personhood strategy server through api-v2 (see the README)"`,
     )
-  }, 120_000)
-
-  it('a scorer of real size (2,000,000 scores) at 500 voters: one listing page, then an error naming the cost and the strategy server', async () => {
-    const many = Array.from({ length: 500 }, (_, index) => getAddress(`0x${(index + 1).toString(16).padStart(40, '0')}`))
-    override = (url) => (url.pathname.startsWith('/registry/score/') ? Response.json({ items: [], count: 2_000_000 }) : undefined)
-    try {
-      const { result, passport } = await counted(() => folder('passport-v2', { mode: 'gated' }, many).catch((error: unknown) => error))
-      expect(result).toMatchInlineSnapshot(
-        `[Error: passport-v2: reading the Passport scores of 500 voters takes 500 requests (scorer 1 lists 2000000 scores: 2000 pages of 1000), over the 50 one call may send: a scorer this size needs the personhood strategy server, which keeps scores across calls (docs/strategy-server.md)]`,
-      )
-      expect(passport).toEqual({ 'C4 page': 1 })
-    } finally {
-      override = undefined
-    }
-  })
-
-  it('a scorer of 3,500 scores at 20 voters: the whole listing (4 pages) when it is fewer requests; rows lost while reading throw', async () => {
-    // Voters on the listing's last page: not on the first.
-    const few = Array.from({ length: 20 }, (_, index) => getAddress(`0x${(3000 + index + 1).toString(16).padStart(38, '0')}bb`))
-    const row = (page: number, index: number) => ({
-      address: `0x${(page * 1000 + index + 1).toString(16).padStart(38, '0')}bb`,
-      score: '25.000000000',
-      status: 'DONE',
-      last_score_timestamp: '2020-01-01T00:00:00.000Z',
-      expiration_date: null,
-      evidence: null,
-      error: null,
-    })
-    const pageOf = (url: URL) => Number(url.searchParams.get('offset')) / 1000
-    override = (url) => {
-      if (!url.pathname.startsWith('/registry/score/')) return undefined
-      const page = pageOf(url)
-      return Response.json({ items: Array.from({ length: page < 3 ? 1000 : 500 }, (_, index) => row(page, index)), count: 3_500 })
-    }
-    try {
-      const { result, passport } = await counted(() => folder('passport-v2', { mode: 'weighted', cap: 21 }, few))
-      expect(passport).toEqual({ 'C4 page': 4 })
-      expect(Object.values(result)).toEqual(Array.from({ length: 20 }, () => 21))
-      override = (url) => (url.pathname.startsWith('/registry/score/') ? Response.json({ items: pageOf(url) === 0 ? [row(0, 0)] : [], count: 3_500 }) : undefined)
-      await expect(folder('passport-v2', { mode: 'gated' }, few)).rejects.toThrow(/counted 3500 scores but page 2 holds 0 rows instead of 1000: an absent voter cannot be taken as never scored$/)
-    } finally {
-      override = undefined
-    }
-  })
-
-  it("reads the public service's shapes: a binary scorer's C4 row (evidence rawScore and threshold as numbers, +00:00 times), a bare A2 score object", async () => {
-    const [a, b] = [getAddress(`0x${'a1'.repeat(20)}`), getAddress(`0x${'b2'.repeat(20)}`)]
-    const later = '2099-01-01T00:00:00+00:00'
-    override = (url) => {
-      if (url.pathname.startsWith('/registry/score/')) {
-        const row = (address: string, scoredAt: string) => ({
-          address: address.toLowerCase(),
-          score: '1.000000000',
-          status: 'DONE',
-          last_score_timestamp: scoredAt,
-          expiration_date: later,
-          evidence: { type: 'ThresholdScoreCheck', success: true, rawScore: 25.5, threshold: 20 },
-          error: null,
-        })
-        return Response.json({ items: [row(a, '2020-01-01T00:00:00.123456+00:00'), row(b, later)], count: 2 })
-      }
-      if (url.pathname.endsWith(`${b.toLowerCase()}/history`)) {
-        return Response.json({ address: b.toLowerCase(), score: '19.50000', passing_score: false, threshold: '20.00000', last_score_timestamp: '2020-01-01T00:00:00Z', expiration_timestamp: later, error: null, stamps: {} })
-      }
-      return undefined
-    }
-    const expected: [Params, Record<string, number>][] = [
-      [{ mode: 'weighted' }, { [a]: 25.5, [b]: 19.5 }],
-      [{ mode: 'weighted', threshold: 20 }, { [a]: 25.5, [b]: 0 }],
-      [{ mode: 'gated' }, { [a]: 1, [b]: 0 }],
-      [{ mode: 'gated', threshold: 25.50001 }, { [a]: 0, [b]: 0 }],
-    ]
-    try {
-      for (const [params, scores] of expected) {
-        expect(await folder('passport-v2', params, [a, b])).toEqual(scores)
-        // The library, reading the same answers through the proxy, agrees.
-        expect(await library('passport-v2', params, [a, b], '10', snapshot, process.env.PASSPORT_API_URL)).toEqual(scores)
-      }
-    } finally {
-      override = undefined
-    }
-  })
-
-  it('checks its options and settings before any request', async () => {
-    const run = (params: Params) => counted(() => folder('passport-v2', params, voters.slice(0, 3)).catch((error: unknown) => String(error)))
-    const answers = [await run({ mode: 'gated', cap: 3 }), await run({ mode: 'weighted', score: 3 }), await run({ mode: 'ranked' })]
-    expect(answers.map((answer) => answer.result)).toEqual([
-      'Error: passport-v2: cap applies in weighted mode only',
-      'Error: passport-v2: score applies in gated mode only',
-      "Error: passport-v2: mode must be 'gated' or 'weighted'",
-    ])
-    const unset = await withEnv({ PASSPORT_SCORER_ID: '' }, () => run({}))
-    expect(unset.result).toBe('Error: passport-v2: no Passport scorer: set scorerId in the options or PASSPORT_SCORER_ID (a positive integer)')
-    expect([...answers, unset].every((answer) => answer.requests.total === 0)).toBe(true)
-  })
+    expect(requests.total).toBe(0)
+  }, 60_000)
 })

@@ -4,11 +4,10 @@
  */
 import type { ExampleServing } from './conformance.js'
 import { humanIdServing, humanVerificationServing } from './human-id-serving.js'
-import { passportServing } from './passport-serving.js'
 
 export const servings: Record<string, ExampleServing> = {
   'human-id': humanIdServing,
-  'passport-v2': passportServing,
+  'passport-v2': humanIdServing,
   'human-verification': humanVerificationServing,
   'human-gated': humanVerificationServing,
 }

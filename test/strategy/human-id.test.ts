@@ -108,6 +108,32 @@ describe('human-id', () => {
     expect(again.scores).toEqual(right.scores)
   }, 120_000)
 
+  it("the first read at the clock's block fails: searched and redone when the node has no state there, thrown as it is otherwise (src/rules/hub.ts's hubClockStep, as in the folder)", async () => {
+    const ethereumBlock = 22_663_079
+    const reader = 'Human ID contracts on chain (the deployless reader)'
+    const options = { credentials: ['gov-id', 'phone'] }
+    /** The hub chain, whose next eth_call fails once with `message`. */
+    const failingOnce = (message: string): StrategyContext => {
+      let fail = true
+      const hubChain = {
+        request: async (args: { method: string; params?: unknown }) => {
+          if (fail && args.method === 'eth_call') {
+            fail = false
+            throw new Error(message)
+          }
+          return running.chain!.provider.request(args as never)
+        },
+      }
+      return { ...context, cache: createStrategyCache(), humanId: { ...context.humanId, hubChain } }
+    }
+    const right = await run(options, { network: '1', snapshot: ethereumBlock })
+    const missing = await run(options, { network: '1', snapshot: ethereumBlock, context: failingOnce('header not found') })
+    expect(missing.scores).toEqual(right.scores)
+    expect(missing.requests[reader]).toBe(2)
+    expect(missing.requests['hub chain block at the snapshot time']).toBeGreaterThan(0)
+    await expect(run(options, { network: '1', snapshot: ethereumBlock, context: failingOnce('connection reset') })).rejects.toThrow(/connection reset/)
+  }, 120_000)
+
   it('without a hub-chain RPC, a space on another network is an options error', async () => {
     const { hubChain: _omitted, ...humanId } = context.humanId!
     await expect(run({ credentials: ['gov-id'] }, { network: '1', snapshot: 22_663_079, context: { ...context, humanId } })).rejects.toThrow(StrategyOptionsError)

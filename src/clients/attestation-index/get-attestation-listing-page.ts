@@ -3,6 +3,7 @@ import { InvalidParameterError, ResponseValidationError } from '../../errors/ind
 import { isLastPage } from '../../http/listing.js'
 import { attestationListingResponseSchema, isMalformedAttestationRow, type AttestationListingRow, type MalformedAttestationRow } from '../../schemas/attestation.js'
 import { normalizeAddress } from '../../utils/address.js'
+import { foreignRecipientRow } from '../../rules/clean-hands-index.js'
 import { checkGuard, type AttestationIndexContext } from './context.js'
 import type { InvalidAddressErrorType, InvalidParameterErrorType } from '../../errors/index.js'
 import type { RequestErrorType } from '../../http/transport.js'
@@ -96,12 +97,11 @@ export async function getAttestationListingPage(
  * the rule to judge (it names no one).
  */
 function checkRecipientFilter(rows: readonly ListedAttestationRow[], recipient: string, url: string): void {
-  const index = rows.findIndex((row) => {
-    const raw: unknown = isMalformedAttestationRow(row) ? row.row : row
-    const recipients = typeof raw === 'object' && raw !== null ? (raw as { recipients?: unknown }).recipients : undefined
-    if (!Array.isArray(recipients)) return false
-    return !recipients.some((named) => typeof named === 'string' && named.toLowerCase() === recipient)
-  })
+  // The rule the score-api folder reads its filtered listing with (src/rules/clean-hands-index.ts).
+  const index = foreignRecipientRow(
+    rows.map((row) => (isMalformedAttestationRow(row) ? row.row : row)),
+    recipient,
+  )
   if (index === -1) return
   const row = rows[index]!
   const raw = (isMalformedAttestationRow(row) ? row.row : row) as { attestationId?: unknown; recipients: unknown[] }

@@ -168,6 +168,18 @@ export const serverStateSchema = z.object({
       kind: z.enum(['valid', 'expired', 'revoked', 'custom-action']),
     }),
   ),
+  // Optional: a state saved before it was kept has none.
+  onchainPassports: z
+    .array(
+      z.object({
+        address,
+        score: z.string().regex(/^\d+\.\d{4}$/),
+        pushedAt: unixSeconds,
+        expiresAt: unixSeconds,
+        revokedAt: unixSeconds.nullable(),
+      }),
+    )
+    .default([]),
   demoAccounts: z.array(z.looseObject({ story: z.string(), description: z.string(), address, privateKey: hex })),
 })
 

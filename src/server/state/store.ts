@@ -742,6 +742,7 @@ export function createEmptyState(options: { adminToken?: string; jwtSecret?: str
     verifications: [],
     attestations: [],
     cleanHandsSbts: [],
+    onchainPassports: [],
     demoAccounts: [],
   }
 }

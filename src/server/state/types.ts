@@ -11,6 +11,7 @@ import type {
   ApiKey,
   AttestationRow,
   CleanHandsSbt,
+  OnchainPassportPush,
   DemoAccount,
   ModelName,
   RoundStake,
@@ -188,6 +189,8 @@ export type ServerState = {
   attestations: AttestationRow[]
   /** E7 clean-hands SBTs on non-EVM chains. */
   cleanHandsSbts: CleanHandsSbt[]
+  /** Passport scores pushed on chain (the local chain's decoder); none in an empty state. */
+  onchainPassports: OnchainPassportPush[]
   /** Accounts with known keys (demo only). */
   demoAccounts: DemoAccount[]
 }

@@ -36,6 +36,7 @@ export function stateFromWorld(world: World, options: StateFromWorldOptions = {}
   state.verifications = clone(world.verifications)
   state.attestations = clone(world.attestations)
   state.cleanHandsSbts = clone(world.cleanHandsSbts)
+  state.onchainPassports = clone(world.onchainPassports ?? [])
   state.stakes = clone(world.stakes)
   state.roundStakes = clone(world.roundStakes)
   state.tosAcceptances = clone(world.tosAcceptances)

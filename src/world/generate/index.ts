@@ -11,6 +11,7 @@ import { createDraft, type Draft } from './draft.js'
 import { cleanHandsSbts, fillAttestations, fillVerifications } from './human-id.js'
 import { worldWalletLimits } from './mix.js'
 import { modelScores } from './model-scores.js'
+import { onchainPassports } from './onchain-passports.js'
 import { fillScoreEvents } from './score-events.js'
 import { apiKeys, scorers, stampProviders } from './services.js'
 import { stakes } from './stakes.js'
@@ -76,6 +77,7 @@ function build(d: Draft): World {
   fillVerifications(d)
   fillAttestations(d)
   const scores = modelScores(d)
+  const pushes = onchainPassports(d)
   const staked = stakes(d)
   const acceptances = tosAcceptances(d)
   d.scoreEvents.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : a.address < b.address ? -1 : a.address > b.address ? 1 : a.scorerId - b.scorerId))
@@ -92,6 +94,7 @@ function build(d: Draft): World {
     verifications: d.verifications,
     attestations: d.attestations,
     cleanHandsSbts: cleanHandsSbts(d),
+    onchainPassports: pushes,
     modelScores: scores,
     stakes: staked.stakes,
     roundStakes: staked.roundStakes,

@@ -1,17 +1,7 @@
-// Generated from personhood src/rules/fallback.ts
-// by `npm run strategies:rules`. Do not edit: change the source and run the
-// command again. The library, its reference server and this folder decide with
-// this same code, and a test fails when this copy differs from its source.
+// Generated from personhood src/rules/match.ts
+// by `npm run strategies:rules`: change the source, not this copy.
 
-/**
- * Matching credentials, and the fallback policy: Human ID first (any or all of the credentials),
- * then a passing Passport score only when Human ID does not hold.
- *
- * It imports only the rules' error beside it: `npm run strategies:rules` copies it into each score-api folder
- * that uses it, with the copies it imports. Written in score-api's prettier style; compiles under
- * TypeScript 4.7 (CommonJS) as under the package's own settings.
- */
-
+/** Matching one address's credentials: any or all of them, with the expiry that holds. */
 import { RuleParameterError } from './errors';
 
 /** The parts of a verdict the match reads. */
@@ -109,64 +99,4 @@ export function matchCredentials<V extends VerdictLike>(parameters: {
     expiresAt = known.length > 0 ? Math.min(...known) : null;
   }
   return { address, valid, match, verdicts: held, expiresAt };
-}
-
-/** What {@link applyFallbackPolicy} answers for one address. */
-export type FallbackDecisionOf<V extends VerdictLike> = {
-  address: string;
-  /** Whether the address counts as a unique human. */
-  eligible: boolean;
-  /** The first credential of the policy that holds, or `passport`; null when none. */
-  method: string | null;
-  /** The Human ID match (always computed first). */
-  humanId: CredentialMatchOf<V>;
-  /** The Passport verdict, when Human ID did not hold and Passport was consulted. */
-  passport?: V | undefined;
-};
-
-/**
- * The fallback policy for one address: Human ID first (any or all of `credentials`); only when it
- * does not hold, a passing Passport score (the verdicts whose credential is `passport`). Throws a
- * RuleParameterError when a needed verdict is missing.
- */
-export function applyFallbackPolicy<V extends VerdictLike>(parameters: {
-  verdicts: readonly V[];
-  credentials: readonly string[];
-  match: 'any' | 'all';
-  /** Fall back on Passport when Human ID does not hold. Default true. */
-  passport?: boolean | undefined;
-}): FallbackDecisionOf<V> {
-  const { verdicts, credentials, match } = parameters;
-  const human = verdicts.filter(verdict => verdict.credential !== 'passport');
-  const humanId = matchCredentials({
-    verdicts: human.length > 0 ? human : verdicts,
-    credentials,
-    match
-  });
-  const { address } = humanId;
-  if (humanId.valid) {
-    const method =
-      credentials.find(credential =>
-        humanId.verdicts.some(verdict => verdict.credential === credential)
-      ) ?? null;
-    return { address, eligible: true, method, humanId };
-  }
-  if (parameters.passport === false) {
-    return { address, eligible: false, method: null, humanId };
-  }
-  const scores = verdicts.filter(verdict => verdict.credential === 'passport');
-  const passport = scores.find(verdict => verdict.valid) ?? scores[0];
-  if (passport === undefined) {
-    throw new RuleParameterError(
-      'verdicts',
-      `No Passport verdict for ${address}, whose Human ID credentials do not hold: it was not checked.`
-    );
-  }
-  return {
-    address,
-    eligible: passport.valid,
-    method: passport.valid ? 'passport' : null,
-    humanId,
-    passport
-  };
 }
