@@ -37,18 +37,20 @@ type Circuit = readonly [Hex, bigint, Hex, boolean]
 
 /** A reader call's creation data read back into its layout, what it asks and its chunk of voters. */
 function readReaderCall(data: Hex): { layout: ReaderLayout; ask: ReaderAsk; chunk: ReaderChunk } {
-  const [head, circuits, voters, signProtocol, pairs] = decodeAbiParameters(argTypes, `0x${data.slice(readerCode.length)}`) as unknown as [
+  const [head, circuits, voters, signProtocol, pairs, passportDecoder] = decodeAbiParameters(argTypes, `0x${data.slice(readerCode.length)}`) as unknown as [
     Head,
     readonly Circuit[],
     Hex,
     readonly [Hex, bigint, Hex],
+    Hex,
     Hex,
   ]
   // The answer's layout depends on the SBT records asked (two for gov-id, one for any other
   // circuit) and the expiries; which other circuit it is only moves the planned gas (phone costs 1,500 more than biometrics).
   const credentials: string[] = circuits.map((circuit) => (circuit[3] ? 'gov-id' : 'biometrics'))
   if (signProtocol[0].toLowerCase() !== readerZeroAddress) credentials.push('clean-hands')
-  const layout: ReaderLayout = { credentials, expiries: head[3] }
+  const passport = passportDecoder.toLowerCase() !== readerZeroAddress
+  const layout: ReaderLayout = { credentials, expiries: head[3], passport }
   const ask: ReaderAsk = {
     hub: head[0],
     actionId: head[1],
@@ -57,6 +59,7 @@ function readReaderCall(data: Hex): { layout: ReaderLayout; ask: ReaderAsk; chun
     signProtocol: signProtocol[0],
     schemaId: signProtocol[1],
     attester: signProtocol[2],
+    ...(passport ? { passportDecoder } : {}),
   }
   const chunkVoters: string[] = []
   for (let at = 2; at < voters.length; at += 40) chunkVoters.push(`0x${voters.slice(at, at + 40)}`)

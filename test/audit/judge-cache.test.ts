@@ -8,6 +8,7 @@ import { z } from 'zod'
 import { describe, expect, test } from 'vitest'
 import { createStrategyJudge } from '../../src/audit/judge.js'
 import { defineStrategy } from '../../src/strategy/define.js'
+import { parseStrategyCall } from '../../src/strategy/call.js'
 import type { StrategyCache } from '../../src/strategy/cache.js'
 
 const at = (n: number) => getAddress(`0x${n.toString(16).padStart(40, '0')}`) as Address
@@ -39,8 +40,9 @@ describe('the audit’s strategy cache', () => {
       },
     })
     const batchSize = 1_000
-    const judge = createStrategyJudge({ definition: listed, options: {}, network: '1', provider, snapshot: 100n, context: {}, batchSize })
     const addresses = Array.from({ length: 20_000 }, (_, index) => at(index + 1))
+    const call = parseStrategyCall(listed, { network: '1', snapshot: 100n, addresses, options: {} })
+    const judge = createStrategyJudge({ call, provider, context: {}, batchSize })
     let judged = 0
     for await (const batch of judge({ addresses }) as AsyncIterable<ReadonlyMap<string, unknown>>) judged += batch.size
     expect(judged).toBe(20_000)

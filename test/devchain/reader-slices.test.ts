@@ -8,9 +8,9 @@ import { afterAll, describe, expect, test } from 'vitest'
 import { optimismNetwork, universalActionId } from '../../src/chain/constants.js'
 import { startLocalChain, type LocalChain } from '../../src/devchain/index.js'
 import { callReaderInSlices, localReaderSliceGas } from '../../src/devchain/reader-slices.js'
-import { readReaderVerdicts } from '../../src/verify/reader-verdicts.js'
+import { readReaderVerdicts, readerVotersPerCall } from '../../src/verify/reader-verdicts.js'
 import { generateWorld } from '../../src/world/generate/index.js'
-import { planReaderChunk, planReaderChunks, readerArgs, readerCode, readerValues, readerVoterBytes, readerVotersPerCall, type ReaderAsk, type ReaderLayout } from '../../src/rules/reader.js'
+import { planReaderChunk, planReaderChunks, readerArgs, readerCode, readerValues, readerVoterBytes, type ReaderAsk, type ReaderLayout } from '../../src/rules/reader.js'
 
 const argTypes = parseAbiParameters(readerArgs.join(', '))
 const layout: ReaderLayout = { credentials: ['gov-id', 'phone', 'biometrics', 'clean-hands'], expiries: true }
