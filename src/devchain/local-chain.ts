@@ -216,7 +216,7 @@ export async function startLocalChain(parameters: StartLocalChainParameters): Pr
       }
       await sync()
       if (method === 'eth_call' && Array.isArray(params) && typeof params[0] === 'object' && params[0] !== null) {
-        // A large reader call runs in slices (reader-slices.ts): EDR's trace of one call near the 50M cap is 4.4 GB.
+        // A large reader call runs in slices (reader-slices.ts): one call near the 50M cap grew the process by 4.4 GB.
         const [call, ...rest] = params as [Record<string, unknown>, ...unknown[]]
         const { input: _input, ...withoutInput } = call
         const sliced = await callReaderInSlices(call, async (data) => (await edr.request({ method, params: [{ ...withoutInput, data }, ...rest] })) as Hex)
