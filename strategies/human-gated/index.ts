@@ -2,7 +2,7 @@ import { getAddress } from '@ethersproject/address';
 import strategies from '..';
 import { getProvider, getSnapshots } from '../../utils';
 import { snapshotTime } from '../human-id';
-import { verifyHumansOrPassport } from '../human-verification';
+import { passportOptions, verifyHumansOrPassport } from '../human-verification';
 import { applyHumanGate } from './gate';
 import { readInnerScores } from './inner-scores';
 
@@ -58,6 +58,7 @@ function readOptions(options: any) {
   for (const key of HUMAN_TEST) {
     if (options[key] !== undefined) humanTest[key] = options[key];
   }
+  passportOptions(humanTest, name);
   return { inner, mode, cap, passportScore, humanTest };
 }
 

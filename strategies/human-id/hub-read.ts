@@ -1,4 +1,5 @@
 import { defaultAbiCoder } from '@ethersproject/abi';
+import { hubBlockAt, hubClocks, hubClockStep } from './hub';
 import {
   halveReaderChunk,
   joinReaderHalves,
@@ -11,7 +12,6 @@ import {
   readerValues
 } from './reader';
 import { classifySbt, issuers } from './sbt';
-import { hubBlockAt, hubClocks, hubClockStep } from './hub';
 import { getSnapshots } from '../../utils';
 
 // The snapshot's time by network and block: a past block's time does not

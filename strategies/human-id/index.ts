@@ -6,9 +6,9 @@ import {
   signProtocolAddress
 } from './clean-hands';
 import { attestationsToConfirm } from './clean-hands-index';
-import { matchCredentials } from './match';
 import { hubAddresses } from './hub';
 import { judgeSbt, readChunk, readFirst, snapshotTime } from './hub-read';
+import { matchCredentials } from './match';
 import {
   planReaderChunks,
   readerBlock,

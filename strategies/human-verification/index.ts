@@ -21,11 +21,12 @@ function positive(value, option: string, zero = false) {
   return value;
 }
 
-function passportOptions(options) {
+// Checked before any request: by this strategy and by human-gated for its human test.
+export function passportOptions(options, strategy = name) {
   const api = API_OPTIONS.filter(option => options?.[option] !== undefined);
   if (api.length > 0) {
     throw new Error(
-      `${name}: ${api.join(
+      `${strategy}: ${api.join(
         ', '
       )} belongs to the Passport API, which this strategy does not read: it reads Passport's own on-chain scores. A space's scorer is served by the personhood strategy server through api-v2 (see the README)`
     );
@@ -35,14 +36,14 @@ function passportOptions(options) {
     threshold !== undefined &&
     !(typeof threshold === 'number' && threshold >= 0)
   ) {
-    throw new Error(`${name}: threshold must be a number, 0 or more`);
+    throw new Error(`${strategy}: threshold must be a number, 0 or more`);
   }
   const fallback = positive(options?.passportScore, 'passportScore', true) > 0;
   const hub = options?.sandbox === true ? '84532' : '10';
   const decoder = fallback ? passportDecoders[hub] : undefined;
   if (fallback && !decoder) {
     throw new Error(
-      `${name}: the sandbox has no on-chain Passport: set passportScore to 0`
+      `${strategy}: the sandbox has no on-chain Passport: set passportScore to 0`
     );
   }
   return { threshold, decoder };
