@@ -9,8 +9,10 @@ export default defineConfig({
   },
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'strategies/**/*.test.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 120_000,
+    // Caps for a test that hangs, not speed checks (speed is bench/'s): generous, so that a
+    // machine running two suites at once does not fail a test that would pass.
+    testTimeout: 120_000,
+    hookTimeout: 300_000,
     pool: 'forks',
     // The allocator of the in-process EVM (EDR's mimalloc, which reads these when a test first loads
     // EDR): return freed memory to the system at once, and no transparent huge pages. EDR records

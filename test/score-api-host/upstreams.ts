@@ -171,7 +171,8 @@ export async function startUpstreams(providers: Record<string, Eip1193ProviderLi
   return {
     broviderUrl: url,
     blockFinderUrl: `${url}/blockfinder`,
-    env: { SCORE_API_HOST_BROVIDER_URL: url, SCORE_API_HOST_BLOCKFINDER_URL: `${url}/blockfinder` },
+    // Ten minutes a call, not snapshot.js's 25 s: the tests check answers, never a node's speed.
+    env: { SCORE_API_HOST_BROVIDER_URL: url, SCORE_API_HOST_BLOCKFINDER_URL: `${url}/blockfinder`, SCORE_API_HOST_PROVIDER_TIMEOUT_MS: '600000' },
     async record(run) {
       if (counting) throw new Error('The upstream counter is already recording')
       const requests = empty()

@@ -29,6 +29,11 @@ export const getProvider: typeof snapshot.utils.getProvider = (
 ) =>
   snapshot.utils.getProvider(network, {
     broviderUrl: gateway('SCORE_API_HOST_BROVIDER_URL'),
+    // snapshot.js gives a call 25 s: a production limit that a test on a busy machine must not
+    // race (a 40M-gas call of the in-process EVM can take that long there). The gateway sets more.
+    ...(process.env.SCORE_API_HOST_PROVIDER_TIMEOUT_MS
+      ? { timeout: Number(process.env.SCORE_API_HOST_PROVIDER_TIMEOUT_MS) }
+      : {}),
     ...options
   });
 
