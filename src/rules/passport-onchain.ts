@@ -28,6 +28,29 @@ export const passportDecoders: Readonly<Record<string, string>> = {
   '534352': '0x8A5820030188346cC9532a1dD9FD2EF8d8F464de'
 };
 
+/** Options of Passport's API (a space's scorer), which have no meaning for the on-chain source. */
+export const passportApiOptions: readonly string[] = [
+  'scorerId',
+  'allowLiveScore'
+];
+
+/**
+ * Why `options` cannot be read with the on-chain source: the API's options it sets, named, or
+ * undefined. The folders refuse them before any request; the library's on-chain option too.
+ */
+export function passportApiOptionsProblem(
+  strategy: string,
+  options: Record<string, unknown> | undefined
+): string | undefined {
+  const set = passportApiOptions.filter(
+    option => options?.[option] !== undefined && options?.[option] !== false
+  );
+  if (set.length === 0) return undefined;
+  return `${strategy}: ${set.join(
+    ', '
+  )} belongs to the Passport API, which this strategy does not read: it reads Passport's own on-chain scores. A space's scorer is served by the personhood strategy server through api-v2 (see the README)`;
+}
+
 /** Decimal places of the decoder's scores: 4 (the resolver rescales every push to them). */
 export const passportDecoderDecimals = 4;
 

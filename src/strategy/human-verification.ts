@@ -15,6 +15,7 @@ import { symbolOption } from './options.js'
 import { readPassportScoresAt } from './passport-scores.js'
 import { passportV2OptionsSchema, resolvePassportScorerId } from './passport-v2.js'
 import type { RequestedSnapshot, ResolvedSnapshot } from './snapshot.js'
+import { passportApiOptions } from '../rules/passport-onchain.js'
 
 const passportFields = passportV2OptionsSchema.shape
 
@@ -40,8 +41,10 @@ export function refinePassportSource(
   context: z.RefinementCtx,
 ): void {
   if (options.passportSource !== 'onchain') return
-  if (options.scorerId !== undefined) context.addIssue({ code: 'custom', path: ['scorerId'], message: "scorerId belongs to the Passport API; passportSource onchain reads Passport's own model on chain." })
-  if (options.allowLiveScore) context.addIssue({ code: 'custom', path: ['allowLiveScore'], message: 'allowLiveScore belongs to the Passport API.' })
+  for (const key of passportApiOptions) {
+    const value = (options as Record<string, unknown>)[key]
+    if (value !== undefined && value !== false) context.addIssue({ code: 'custom', path: [key], message: `${key} belongs to the Passport API; passportSource onchain reads Passport's own model on chain.` })
+  }
 }
 
 /** The options of `human-verification`, read. */

@@ -12,6 +12,7 @@ import { defineStrategy } from './define.js'
 import { symbolOption } from './options.js'
 import { readOnchainPassportVerdictsAt } from './passport-onchain.js'
 import { readPassportScoresAt } from './passport-scores.js'
+import { passportApiOptions } from '../rules/passport-onchain.js'
 
 /** The options of `passport-v2`, as a space configures them. */
 export const passportV2OptionsSchema = z
@@ -54,10 +55,9 @@ export const passportV2OptionsSchema = z
   .superRefine((options, context) => {
     if (options.mode === 'gated' && options.cap !== undefined) context.addIssue({ code: 'custom', path: ['cap'], message: 'cap applies in weighted mode only.' })
     if (options.source === 'onchain') {
-      for (const key of ['scorerId', 'allowLiveScore'] as const) {
-        if (key === 'scorerId' ? options.scorerId !== undefined : options.allowLiveScore) {
-          context.addIssue({ code: 'custom', path: [key], message: `${key} belongs to the Passport API; source onchain reads Passport's own model on chain.` })
-        }
+      for (const key of passportApiOptions) {
+        const value = (options as Record<string, unknown>)[key]
+        if (value !== undefined && value !== false) context.addIssue({ code: 'custom', path: [key], message: `${key} belongs to the Passport API; source onchain reads Passport's own model on chain.` })
       }
     }
     if (options.mode === 'weighted' && options.score !== undefined) context.addIssue({ code: 'custom', path: ['score'], message: 'score applies in gated mode only (weighted mode counts the Passport score itself).' })

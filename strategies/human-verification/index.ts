@@ -3,6 +3,7 @@ import { verifyHumans } from '../human-id';
 import { applyFallbackPolicy } from './fallback';
 import {
   judgeOnchainPassport,
+  passportApiOptionsProblem,
   passportDecoders,
   readPassportDecoderAnswer
 } from './passport-onchain';
@@ -11,7 +12,6 @@ export const author = 'personhood-dao';
 export const version = '1.0.0';
 
 const name = 'human-verification';
-const API_OPTIONS = ['scorerId', 'allowLiveScore'];
 
 function positive(value, option: string, zero = false) {
   if (value === undefined) return 1;
@@ -23,14 +23,8 @@ function positive(value, option: string, zero = false) {
 
 // Checked before any request: by this strategy and by human-gated for its human test.
 export function passportOptions(options, strategy = name) {
-  const api = API_OPTIONS.filter(option => options?.[option] !== undefined);
-  if (api.length > 0) {
-    throw new Error(
-      `${strategy}: ${api.join(
-        ', '
-      )} belongs to the Passport API, which this strategy does not read: it reads Passport's own on-chain scores. A space's scorer is served by the personhood strategy server through api-v2 (see the README)`
-    );
-  }
+  const api = passportApiOptionsProblem(strategy, options);
+  if (api) throw new Error(api);
   const threshold = options?.threshold;
   if (
     threshold !== undefined &&

@@ -4,6 +4,7 @@ import { passportVerdictValue } from './passport';
 import {
   judgeOnchainPassport,
   OnchainPassportVerdict,
+  passportApiOptionsProblem,
   passportDecoderAbi,
   passportDecoders,
   readPassportDecoderAnswer
@@ -23,7 +24,6 @@ const MULTICALL3_DEFAULT = '0xcA11bde05977b3631167028862bE2a173976CA11';
 const PAGE = 500;
 // The chain whose decoder a space on a chain without one reads: Optimism.
 const DEFAULT_CHAIN = '10';
-const API_OPTIONS = ['scorerId', 'allowLiveScore'];
 
 const decoder = new Interface(passportDecoderAbi as string[]);
 const multicall = new Interface([
@@ -40,14 +40,8 @@ function readOptions(options) {
   const mode = options?.mode ?? 'gated';
   const positive = value =>
     value === undefined || (typeof value === 'number' && value > 0);
-  const api = API_OPTIONS.filter(option => options?.[option] !== undefined);
-  if (api.length > 0) {
-    throw new Error(
-      `${name}: ${api.join(
-        ', '
-      )} belongs to the Passport API, which this strategy does not read: it reads Passport's own on-chain scores. A space's scorer is served by the personhood strategy server through api-v2 (see the README)`
-    );
-  }
+  const api = passportApiOptionsProblem(name, options);
+  if (api) throw new Error(api);
   if (mode !== 'gated' && mode !== 'weighted') {
     throw new Error(`${name}: mode must be 'gated' or 'weighted'`);
   }
