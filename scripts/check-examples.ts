@@ -5,7 +5,7 @@
  * can reach them, so this is how an example is checked before a PR.
  *
  *   RPC_URL_10=https://... RPC_URL_1=https://... BLOCKFINDER_URL=https://blockfinder.snapshot.org \
- *   PASSPORT_API_KEY=... PASSPORT_SCORER_ID=... npm run strategies:check-examples [-- <folder>...]
+ *   npm run strategies:check-examples [-- <folder>...]
  *
  * Without the endpoints an example needs it says what it needs and runs nothing. With them the
  * folders are built as score-api builds them, by the test host (test/score-api-host: score-api's
@@ -19,6 +19,7 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { getAddress } from 'viem'
 import { buildScoreApi, withEnvironment, type ScoreApi, type ScoreApiBuild } from '../test/score-api-host/host.js'
+import { passportDecoders } from '../src/rules/passport-onchain.js'
 
 /** One example of one folder. */
 export type ExampleCase = {
@@ -56,6 +57,9 @@ function rpcNeed(network: string): Need {
   }
 }
 
+/** snapshot.js's blockfinder, which maps a snapshot to another chain's block by time. */
+const blockfinderNeed: Need = { variable: 'BLOCKFINDER_URL', alternatives: [], purpose: "snapshot's blockfinder (https://blockfinder.snapshot.org), mapping the snapshot to Optimism's block" }
+
 /** What an example needs from the environment, by what its strategy reads. */
 export function needsOf(example: ExampleCase): Need[] {
   const needs: Need[] = [rpcNeed(example.network)]
@@ -65,14 +69,13 @@ export function needsOf(example: ExampleCase): Need[] {
     const hub = hubNetwork(example.params)
     if (hub !== example.network) {
       needs.push(rpcNeed(hub))
-      needs.push({ variable: 'BLOCKFINDER_URL', alternatives: [], purpose: "snapshot's blockfinder (https://blockfinder.snapshot.org), mapping the snapshot to the hub chain's block" })
+      needs.push(blockfinderNeed)
     }
   }
-  if (passport) {
-    needs.push({ variable: 'PASSPORT_API_KEY', alternatives: [], purpose: 'a Passport API key, as score-api reads it' })
-    if (example.params.scorerId === undefined) {
-      needs.push({ variable: 'PASSPORT_SCORER_ID', alternatives: [], purpose: "the Passport scorer id (the example's params give none)" })
-    }
+  // Passport is read on chain: the decoder of the space's network, else Optimism's, at the block of
+  // the snapshot's time (no key: the folders never read Passport's API).
+  if (passport && passportDecoders[example.network] === undefined) {
+    for (const need of [rpcNeed('10'), blockfinderNeed]) if (!needs.some((known) => known.variable === need.variable)) needs.push(need)
   }
   return needs
 }

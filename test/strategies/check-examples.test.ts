@@ -38,7 +38,7 @@ const examples = {
     { name: 'Optimism', strategy: { name: 'human-id', params: { credentials: ['gov-id'] } }, network: '10', addresses: [voter], snapshot: 140000000 },
     { name: 'Ethereum', strategy: { name: 'human-id', params: { credentials: ['gov-id'] } }, network: '1', addresses: [voter], snapshot: 23000000 },
   ],
-  'strategies/passport-v2': [{ name: 'Scorer given', strategy: { name: 'passport-v2', params: { scorerId: 335 } }, network: '10', addresses: [voter], snapshot: 140000000 }],
+  'strategies/passport-v2': [{ name: 'On Ethereum', strategy: { name: 'passport-v2', params: {} }, network: '1', addresses: [voter], snapshot: 23000000 }],
   'validations/human-verification': [
     { name: 'No Passport', author: voter, space: 'personhood.eth', network: '10', snapshot: 140000000, params: { credentials: ['gov-id'], passportScore: 0 }, valid: true },
     { name: 'With Passport', author: voter, space: 'personhood.eth', network: '10', snapshot: 140000000, params: { credentials: ['gov-id'] }, valid: false },
@@ -61,10 +61,11 @@ describe('what each example needs', () => {
     expect(variables(optimism)).toEqual(['RPC_URL_10'])
     // A space on Ethereum: its own RPC, the hub's, and the blockfinder to map the block.
     expect(variables(ethereum)).toEqual(['RPC_URL_1', 'RPC_URL_10', 'BLOCKFINDER_URL'])
-    // The example's scorerId stands in for PASSPORT_SCORER_ID; the key is always needed.
-    expect(variables(passport)).toEqual(['RPC_URL_10', 'PASSPORT_API_KEY'])
+    // Passport on chain, no key: Ethereum has no decoder, so Optimism's at the snapshot's time.
+    expect(variables(passport)).toEqual(['RPC_URL_1', 'RPC_URL_10', 'BLOCKFINDER_URL'])
     expect(variables(noPassport)).toEqual(['RPC_URL_10'])
-    expect(variables(withPassport)).toEqual(['RPC_URL_10', 'PASSPORT_API_KEY', 'PASSPORT_SCORER_ID'])
+    // On Optimism the decoder is on the space's own chain.
+    expect(variables(withPassport)).toEqual(['RPC_URL_10'])
     // score-api's own BROVIDER_URL serves every network; an empty variable is not a setting.
     expect(variables(ethereum, { BROVIDER_URL: 'https://rpc.example', BLOCKFINDER_URL: '' })).toEqual(['BLOCKFINDER_URL'])
     expect(loadExamples(rootWith(examples), ['passport-v2']).map((example) => example.folder)).toEqual(['strategies/passport-v2'])
@@ -81,11 +82,9 @@ describe('without the endpoints', () => {
     expect(code).toBe(2)
     expect(fetch).not.toHaveBeenCalled()
     expect(lines.join('\n')).toMatchInlineSnapshot(`
-      "Ran nothing: 3 of 5 examples need settings the environment does not give. Set:
-        RPC_URL_1 (or BROVIDER_URL): a JSON-RPC URL of Ethereum that serves past blocks (an archive node); for strategies/human-id #1
-        BLOCKFINDER_URL: snapshot's blockfinder (https://blockfinder.snapshot.org), mapping the snapshot to the hub chain's block; for strategies/human-id #1
-        PASSPORT_API_KEY: a Passport API key, as score-api reads it; for strategies/passport-v2 #0, validations/human-verification #1
-        PASSPORT_SCORER_ID: the Passport scorer id (the example's params give none); for validations/human-verification #1
+      "Ran nothing: 2 of 5 examples need settings the environment does not give. Set:
+        RPC_URL_1 (or BROVIDER_URL): a JSON-RPC URL of Ethereum that serves past blocks (an archive node); for strategies/human-id #1, strategies/passport-v2 #0
+        BLOCKFINDER_URL: snapshot's blockfinder (https://blockfinder.snapshot.org), mapping the snapshot to Optimism's block; for strategies/human-id #1, strategies/passport-v2 #0
       Then run npm run strategies:check-examples again (folders may be named after --)."
     `)
   })
@@ -96,7 +95,7 @@ describe('without the endpoints', () => {
     expect(result.status, result.stderr).toBe(2)
     expect(result.stdout).toMatch(/^Ran nothing: (\d+) of \1 examples need settings/)
     expect(result.stdout).toContain('RPC_URL_10 (or BROVIDER_URL)')
-    expect(result.stdout).toContain('PASSPORT_API_KEY')
+    expect(result.stdout).not.toContain('PASSPORT_API_KEY')
   }, 60_000)
 })
 
