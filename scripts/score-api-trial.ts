@@ -163,7 +163,7 @@ try {
         const command = `yarn -s test:strategy ${name} 500`
         const recorded = await upstreams.record(() => run(command, command, env))
         results.push(recorded.result)
-        console.log(`upstream requests during the run: ${recorded.requests.total} (${JSON.stringify(recorded.requests.rpc)}, subgraph ${JSON.stringify(recorded.requests.subgraph)})`)
+        console.log(`upstream requests during the run (at the gateway): ${JSON.stringify(recorded.requests.rpc)}, subgraph ${JSON.stringify(recorded.requests.subgraph)}`)
       } finally {
         await upstreams.close()
         await server.close()
