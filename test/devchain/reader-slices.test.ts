@@ -10,7 +10,7 @@ import { startLocalChain, type LocalChain } from '../../src/devchain/index.js'
 import { callReaderInSlices, localReaderSliceGas } from '../../src/devchain/reader-slices.js'
 import { readReaderVerdicts, readerVotersPerCall } from '../../src/verify/reader-verdicts.js'
 import { generateWorld } from '../../src/world/generate/index.js'
-import { planReaderChunk, planReaderChunks, readerArgs, readerCode, readerValues, readerVoterBytes, type ReaderAsk, type ReaderLayout } from '../../src/rules/reader.js'
+import { planReaderChunk, planReaderChunks, readerArgs, readerCode, readerValues, readerVoterBytes, readerZeroAddress, type ReaderAsk, type ReaderLayout } from '../../src/rules/reader.js'
 
 const argTypes = parseAbiParameters(readerArgs.join(', '))
 const layout: ReaderLayout = { credentials: ['gov-id', 'phone', 'biometrics', 'clean-hands'], expiries: true }
@@ -33,16 +33,23 @@ const head = `${'ab'.repeat(96)}`
 const recordsOf = (voter: string) => keccak256(voter as Hex).slice(2).repeat(4).slice(0, 2 * readerVoterBytes(layout))
 const pairOf = (id: bigint) => id.toString(16).padStart(14, '0')
 
-/** A node that answers a reader call with the records of its voters and attestations, noting each call. */
+/** Each voter's Passport record (9 bytes), as bytes that name the voter. */
+const passportOf = (voter: string) => keccak256(toHex(`passport ${voter}`)).slice(2, 20)
+
+/**
+ * A node that answers a reader call with the records of its voters and attestations, and their
+ * Passport records when the call names Passport's decoder, noting each call.
+ */
 function fakeNode() {
-  const calls: { voters: string[]; pairs: bigint[] }[] = []
+  const calls: { voters: string[]; pairs: bigint[]; decoder: string }[] = []
   const run = async (data: Hex): Promise<Hex> => {
-    const [, , voters, , pairs] = decodeAbiParameters(argTypes, `0x${data.slice(readerCode.length)}`) as unknown as [unknown, unknown, string, unknown, string]
-    const call = { voters: [] as string[], pairs: [] as bigint[] }
+    const [, , voters, , pairs, decoder] = decodeAbiParameters(argTypes, `0x${data.slice(readerCode.length)}`) as unknown as [unknown, unknown, string, unknown, string, string]
+    const call = { voters: [] as string[], pairs: [] as bigint[], decoder: decoder.toLowerCase() }
     for (let at = 2; at < voters.length; at += 40) call.voters.push(`0x${voters.slice(at, at + 40)}`)
     for (let at = 2; at < pairs.length; at += 20) call.pairs.push(BigInt(`0x${pairs.slice(at, at + 16)}`))
     calls.push(call)
-    return `0x${head}${call.voters.map(recordsOf).join('')}${call.pairs.map(pairOf).join('')}`
+    const passports = call.decoder === readerZeroAddress ? '' : call.voters.map(passportOf).join('')
+    return `0x${head}${call.voters.map(recordsOf).join('')}${call.pairs.map(pairOf).join('')}${passports}`
   }
   return { calls, run }
 }
@@ -65,6 +72,26 @@ describe('a reader call on the local chain', () => {
     expect(node.calls.flatMap((call) => call.pairs)).toEqual(pairs.map(([id]) => id))
     for (const call of node.calls) {
       const part = planReaderChunk(layout, call.voters, pairs.filter(([, voter]) => call.voters.includes(voter)))
+      expect(part.gas).toBeLessThanOrEqual(localReaderSliceGas)
+    }
+  })
+
+  test('with Passport’s decoder, it runs in slices that each ask Passport, and answers the whole call’s bytes, Passport records last', async () => {
+    const withPassport: ReaderLayout = { ...layout, passport: true }
+    const decoder = '0x4b02a2f6cf8b0f2a3a1dc7e2e8b1b5c7d3e9f0a1'
+    const voters = Array.from({ length: 600 }, (_, index) => voterAt(index))
+    const pairs = voters.flatMap((voter, index): [bigint, string][] => (index % 25 === 0 ? [[BigInt(1000 + index), voter]] : []))
+    const chunk = planReaderChunk(withPassport, voters, pairs)
+    expect(chunk.gas).toBeGreaterThan(4 * localReaderSliceGas)
+    const data = `${readerCode}${encodeAbiParameters(argTypes, readerValues(withPassport, { ...ask, passportDecoder: decoder }, chunk) as never).slice(2)}` as Hex
+    const node = fakeNode()
+    const answer = await callReaderInSlices({ data }, node.run)
+    expect(answer).toBe(`0x${head}${voters.map(recordsOf).join('')}${pairs.map(([id]) => pairOf(id)).join('')}${voters.map(passportOf).join('')}`)
+    expect(node.calls.length).toBeGreaterThan(4)
+    expect(node.calls.every((call) => call.decoder === decoder)).toBe(true)
+    expect(node.calls.flatMap((call) => call.voters)).toEqual(voters)
+    for (const call of node.calls) {
+      const part = planReaderChunk(withPassport, call.voters, pairs.filter(([, voter]) => call.voters.includes(voter)))
       expect(part.gas).toBeLessThanOrEqual(localReaderSliceGas)
     }
   })
