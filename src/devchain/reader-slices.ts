@@ -7,8 +7,9 @@
  * The local chain runs such a call as consecutive calls over parts of its voters, each planned at
  * most {@link localReaderSliceGas}, and joins their answers as the reader's client joins the halves
  * of a chunk that ran over a node's cap (`halveReaderChunk`, `joinReaderHalves` of the reader's
- * protocol): the same bytes as the whole call, an eighth of the trace at a time. Any other call, and a
- * reader call within the slice, runs as it was sent. A slice that fails fails the whole call.
+ * protocol): the same bytes as the whole call, an eighth of the trace at a time. Any other call, a
+ * reader call within the slice, and one the reader's client never sends (attestations out of their
+ * voters' order, a voter named twice), runs as it was sent. A slice that fails fails the whole call.
  */
 import { decodeAbiParameters, encodeAbiParameters, parseAbiParameters, type Hex } from 'viem'
 import {
@@ -64,6 +65,9 @@ function readReaderCall(data: Hex): { layout: ReaderLayout; ask: ReaderAsk; chun
   }
   const chunkVoters: string[] = []
   for (let at = 2; at < voters.length; at += 40) chunkVoters.push(`0x${voters.slice(at, at + 40)}`)
+  // A chunk's halves give a voter's attestations to each half naming the voter: a call naming a
+  // voter twice is not cut (it runs whole, as sent).
+  if (new Set(chunkVoters).size !== chunkVoters.length) throw new RangeError('a voter named twice')
   const chunkPairs: [bigint, string][] = []
   let last = 0
   for (let at = 2; at < pairs.length; at += 20) {

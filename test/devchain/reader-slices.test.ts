@@ -96,7 +96,7 @@ describe('a reader call on the local chain', () => {
     }
   })
 
-  test('within the slice, or not a reader call, or asking attestations out of their voters’ order, it runs as sent', async () => {
+  test('within the slice, or not a reader call, or asking attestations out of their voters’ order, or naming a voter twice, it runs as sent', async () => {
     const node = fakeNode()
     const small = planReaderChunk(layout, [voterAt(1), voterAt(2)], [[5n, voterAt(2)]])
     const smallData = `${readerCode}${encodeAbiParameters(argTypes, readerValues(layout, ask, small) as never).slice(2)}` as Hex
@@ -106,6 +106,10 @@ describe('a reader call on the local chain', () => {
     const reordered = planReaderChunk(layout, voters, [[2n, voters[600]!], [1n, voters[3]!]])
     const reorderedData = `${readerCode}${encodeAbiParameters(argTypes, readerValues(layout, ask, reordered) as never).slice(2)}` as Hex
     expect(await callReaderInSlices({ data: reorderedData }, node.run)).toBeUndefined()
+    // A voter named twice, with an attestation: each half would ask its attestation again.
+    const repeated = planReaderChunk(layout, [...voters.slice(0, 650), voters[10]!, ...voters.slice(651)], [[3n, voters[10]!]])
+    const repeatedData = `${readerCode}${encodeAbiParameters(argTypes, readerValues(layout, ask, repeated) as never).slice(2)}` as Hex
+    expect(await callReaderInSlices({ data: repeatedData }, node.run)).toBeUndefined()
     expect(node.calls).toEqual([])
   })
 })
