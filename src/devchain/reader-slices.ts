@@ -37,8 +37,15 @@ const argTypes = parseAbiParameters(readerArgs.join(', '))
 type Head = readonly [Hex, bigint, readonly [Hex, bigint, Hex, boolean], boolean]
 type Circuit = readonly [Hex, bigint, Hex, boolean]
 
-/** A reader call's creation data read back into its layout, what it asks and its chunk of voters. */
-function readReaderCall(data: Hex): { layout: ReaderLayout; ask: ReaderAsk; chunk: ReaderChunk } {
+/**
+ * A reader call's creation data (the reader's code and its arguments) read back into its layout,
+ * what it asks and its chunk of voters; a `RangeError` for a call the reader's client never sends
+ * (attestations out of their voters' order or past them, a voter named twice).
+ *
+ * @example
+ * const { layout, chunk } = readReaderCall(call.data) // chunk.voters, chunk.pairs, chunk.gas
+ */
+export function readReaderCall(data: Hex): { layout: ReaderLayout; ask: ReaderAsk; chunk: ReaderChunk } {
   const [head, circuits, voters, signProtocol, pairs, passportDecoder] = decodeAbiParameters(argTypes, `0x${data.slice(readerCode.length)}`) as unknown as [
     Head,
     readonly Circuit[],
