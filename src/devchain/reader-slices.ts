@@ -100,7 +100,7 @@ export async function callReaderInSlices(call: unknown, run: (data: Hex) => Prom
   if (typeof call !== 'object' || call === null) return undefined
   const { data, input, to } = call as { data?: unknown; input?: unknown; to?: unknown }
   const code = typeof data === 'string' ? data : input
-  if (typeof code !== 'string' || (to !== undefined && to !== null) || !code.toLowerCase().startsWith(readerCode)) return undefined
+  if (typeof code !== 'string' || (to !== undefined && to !== null) || code.slice(0, readerCode.length).toLowerCase() !== readerCode) return undefined
   let read: ReturnType<typeof readReaderCall>
   try {
     read = readReaderCall(code as Hex)
