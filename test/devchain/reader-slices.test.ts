@@ -10,7 +10,19 @@ import { startLocalChain, type LocalChain } from '../../src/devchain/index.js'
 import { callReaderInSlices, localReaderSliceGas } from '../../src/devchain/reader-slices.js'
 import { readReaderVerdicts, readerVotersPerCall } from '../../src/verify/reader-verdicts.js'
 import { generateWorld } from '../../src/world/generate/index.js'
-import { planReaderChunk, planReaderChunks, readerArgs, readerCode, readerValues, readerVoterBytes, readerZeroAddress, type ReaderAsk, type ReaderLayout } from '../../src/rules/reader.js'
+import {
+  joinReaderHalves,
+  planReaderChunk,
+  planReaderChunks,
+  readerArgs,
+  readerCode,
+  readerValues,
+  readerVoterBytes,
+  readerVoters,
+  readerZeroAddress,
+  type ReaderAsk,
+  type ReaderLayout,
+} from '../../src/rules/reader.js'
 
 const argTypes = parseAbiParameters(readerArgs.join(', '))
 const layout: ReaderLayout = { credentials: ['gov-id', 'phone', 'biometrics', 'clean-hands'], expiries: true }
@@ -137,5 +149,40 @@ describe('on the local chain of a world', () => {
     expect(whole.verdicts).toEqual(small)
     // Holders of each credential are among them: the slices carry verdicts that hold.
     expect([...whole.verdicts.values()].filter((verdicts) => verdicts.some((verdict) => verdict.valid)).length).toBeGreaterThan(50)
+  }, 300_000)
+
+  test('a call of 600 voters asking Passport’s decoder, run in slices, answers the bytes of calls of 30 voters (never cut) joined', async () => {
+    const world = generateWorld({ now: '2025-06-01T00:00:00.000Z', wallets: 1_000 })
+    chain ??= await startLocalChain({ world, now: () => Date.parse(world.now), rpc: false })
+    const pushed = world.onchainPassports!.map((push) => push.address.toLowerCase())
+    const voters = [...new Set([...pushed, ...world.wallets.map((wallet) => wallet.address.toLowerCase())])].slice(0, 600)
+    const withPassport: ReaderLayout = { credentials: ['gov-id', 'phone', 'biometrics'], expiries: true, passport: true }
+    const { contracts, circuitIds, issuers, cleanHands } = optimismNetwork
+    const onChain: ReaderAsk = {
+      hub: contracts.hub,
+      actionId: universalActionId,
+      circuits: (['gov-id', 'phone', 'biometrics'] as const).map((credential) => ({ credential, circuitId: circuitIds[credential], issuer: issuers[credential], store: readerZeroAddress })),
+      passport: { circuitId: circuitIds['zk-passport'], issuer: issuers['zk-passport'] },
+      signProtocol: readerZeroAddress,
+      schemaId: cleanHands.schemaId,
+      attester: cleanHands.attester,
+      passportDecoder: contracts.passportDecoder!,
+    }
+    const block = toHex(chain.blockAt(world.now))
+    const read = async (chunk: ReturnType<typeof planReaderChunk>) =>
+      (await chain!.provider.request({ method: 'eth_call', params: [{ data: `${readerCode}${encodeAbiParameters(argTypes, readerValues(withPassport, onChain, chunk) as never).slice(2)}` }, block] })) as string
+    const whole = planReaderChunk(withPassport, voters, [])
+    expect(whole.gas).toBeGreaterThan(4 * localReaderSliceGas)
+    let joined = planReaderChunk(withPassport, voters.slice(0, 30), [])
+    let answer = await read(joined)
+    for (let start = 30; start < voters.length; start += 30) {
+      const part = planReaderChunk(withPassport, voters.slice(start, start + 30), [])
+      expect(part.gas).toBeLessThanOrEqual(localReaderSliceGas)
+      answer = joinReaderHalves(withPassport, [joined, part], [answer, await read(part)])
+      joined = planReaderChunk(withPassport, [...joined.voters, ...part.voters], [])
+    }
+    expect(await read(whole)).toBe(answer)
+    // The world's pushed Passports are among them: the slices carry scores the decoder returned.
+    expect(readerVoters(withPassport, whole, answer).filter((voter) => voter.onchainPassport?.status === 1).length).toBeGreaterThan(20)
   }, 300_000)
 })
