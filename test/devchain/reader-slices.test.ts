@@ -182,6 +182,11 @@ describe('on the local chain of a world', () => {
       joined = planReaderChunk(withPassport, [...joined.voters, ...part.voters], [])
     }
     expect(await read(whole)).toBe(answer)
+    // At the latest block (named, or no block at all), every slice reads the block the call was asked at.
+    const wholeData = `${readerCode}${encodeAbiParameters(argTypes, readerValues(withPassport, onChain, whole) as never).slice(2)}`
+    expect(await chain.provider.request({ method: 'eth_blockNumber' })).toBe(block)
+    expect(await chain.provider.request({ method: 'eth_call', params: [{ data: wholeData }, 'latest'] })).toBe(answer)
+    expect(await chain.provider.request({ method: 'eth_call', params: [{ data: wholeData }] })).toBe(answer)
     // The world's pushed Passports are among them: the slices carry scores the decoder returned.
     expect(readerVoters(withPassport, whole, answer).filter((voter) => voter.onchainPassport?.status === 1).length).toBeGreaterThan(20)
   }, 300_000)
