@@ -8,7 +8,7 @@
  */
 import type { Address } from 'viem'
 import { readOnchainPassports } from '../chain/passport-onchain.js'
-import { passportDecoders, judgeOnchainPassport } from '../rules/passport-onchain.js'
+import { judgeOnchainPassport, passportDecoderChain, passportDecoders } from '../rules/passport-onchain.js'
 import type { PassportVerdict } from '../verify/verdict.js'
 import type { StrategyRuntime } from './context.js'
 import { readSource } from './deadline.js'
@@ -40,7 +40,7 @@ export type ReadOnchainPassportVerdictsAtParameters = {
  */
 export async function readOnchainPassportVerdictsAt(parameters: ReadOnchainPassportVerdictsAtParameters): Promise<Map<Address, PassportVerdict>> {
   const { runtime, addresses, network, snapshot } = parameters
-  const own = passportDecoders[String(Number(network))]
+  const own = passportDecoderChain(String(Number(network))) === String(Number(network))
   const ownClient = typeof (parameters.provider as { request?: unknown }).request === 'function' || typeof (parameters.provider as { send?: unknown }).send === 'function'
   const where =
     own && ownClient
@@ -50,7 +50,7 @@ export async function readOnchainPassportVerdictsAt(parameters: ReadOnchainPassp
   const read = await readSource({ source: onchainPassportSourceName, addresses, deadline: runtime.deadline }, () =>
     readOnchainPassports(where.client, { addresses, blockNumber: where.block.blockNumber, decoder: decoder as Address, chainId: where.block.chainId }),
   )
-  runtime.countRequest(onchainPassportSourceName, Math.ceil(addresses.length / 500) || 1)
+  runtime.countRequest(onchainPassportSourceName, read.requests)
   const verdicts = new Map<Address, PassportVerdict>()
   for (const address of addresses) {
     const judged = judgeOnchainPassport(read.passports.get(address)!, read.timestamp, parameters.threshold)
