@@ -13,7 +13,7 @@ import type { PassportVerdict } from '../verify/verdict.js'
 import type { StrategyRuntime } from './context.js'
 import { readSource } from './deadline.js'
 import { hubChainAt } from './human-id.js'
-import type { ResolvedSnapshot, StrategyProvider } from './snapshot.js'
+import { isChainClient, type ResolvedSnapshot, type StrategyProvider } from './snapshot.js'
 
 /** The source's name in errors and request counts. */
 export const onchainPassportSourceName = "Passport's decoder on chain"
@@ -41,10 +41,9 @@ export type ReadOnchainPassportVerdictsAtParameters = {
 export async function readOnchainPassportVerdictsAt(parameters: ReadOnchainPassportVerdictsAtParameters): Promise<Map<Address, PassportVerdict>> {
   const { runtime, addresses, network, snapshot } = parameters
   const own = passportDecoderChain(String(Number(network))) === String(Number(network))
-  const ownClient = typeof (parameters.provider as { request?: unknown }).request === 'function' || typeof (parameters.provider as { send?: unknown }).send === 'function'
   const where =
-    own && ownClient
-      ? { client: parameters.provider as Parameters<typeof readOnchainPassports>[0], block: { chainId: Number(network), blockNumber: snapshot.blockNumber, timestamp: snapshot.timestamp } }
+    own && isChainClient(parameters.provider)
+      ? { client: parameters.provider, block: { chainId: Number(network), blockNumber: snapshot.blockNumber, timestamp: snapshot.timestamp } }
       : (parameters.hub ?? (await hubChainAt(parameters)))
   const decoder = passportDecoders[String(where.block.chainId)]
   const read = await readSource({ source: onchainPassportSourceName, addresses, deadline: runtime.deadline }, () =>
