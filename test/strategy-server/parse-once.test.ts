@@ -41,6 +41,10 @@ describe('a strategy-server call', () => {
     const calls = vi.spyOn(call, 'parseStrategyCall')
     const snapshots = vi.spyOn(snapshot, 'parseSnapshot')
     const networks = vi.spyOn(parse, 'parseNetwork')
+    // parseSnapshot's own reading: counts a snapshot parsed inside snapshot.ts too (resolveSnapshot
+    // calls parseSnapshot through its own binding, which the spy above does not see).
+    const blocks = vi.spyOn(parse, 'parseBlockNumber')
+    const options = vi.spyOn(optionsModule, 'parseStrategyOptions')
     const response = await app.fetch(
       new Request('http://localhost/strategies/constant', { method: 'POST', body: JSON.stringify({ options: { score: 3 }, network: '1', snapshot: 100, addresses: voters }) }),
     )
@@ -48,6 +52,8 @@ describe('a strategy-server call', () => {
     expect(await response.json()).toEqual({ score: voters.map((address) => ({ address, score: '3' })) })
     expect(calls).toHaveBeenCalledTimes(1)
     expect(snapshots).toHaveBeenCalledTimes(1)
+    expect(blocks).toHaveBeenCalledTimes(1)
+    expect(options).toHaveBeenCalledTimes(1)
     // The server's networks are its providers': checked against them, not parsed again anywhere.
     expect(networks).toHaveBeenCalledTimes(0)
     expect(prepared).toBe(1)
