@@ -48,5 +48,5 @@ export function summarizeGatedOutcome(result: Pick<AuditResult, 'voters' | 'run'
       leader: outcome.leaderAll,
     }
   })
-  return { mode: gated.mode, cap, inner: gated.inner.map(({ name, network }) => ({ name, ...(network ? { network } : {}) })), tallies, voters: outcomes }
+  return { mode: gated.mode, cap, inner: [...gated.inner], tallies, voters: outcomes }
 }

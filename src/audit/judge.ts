@@ -8,7 +8,7 @@ import type { Address } from 'viem'
 import type { HumanCredential } from '../chain/constants.js'
 import { InvalidParameterError } from '../errors/input.js'
 import { explainStrategyDetail, type StrategyExplanation } from '../strategy/explain.js'
-import { selectCallAddresses, type StrategyCall } from '../strategy/call.js'
+import { prepareStrategyCall, selectCallAddresses, type StrategyCall } from '../strategy/call.js'
 import { runStrategy } from '../strategy/define.js'
 import type { StrategyContext } from '../strategy/context.js'
 import type { StrategyProvider } from '../strategy/snapshot.js'
@@ -78,7 +78,7 @@ export const defaultAuditBatchSize = 8 * readerVotersPerCall({ credentials: ['go
 
 /** Parameters of {@link createStrategyJudge}. */
 export type CreateStrategyJudgeParameters = {
-  /** The strategy call, parsed once: the strategy, its options, the network, the snapshot block and every voter. */
+  /** The strategy call, parsed once: the strategy, its options, the network, the snapshot block and every voter. Prepared here once for every batch unless it is already ({@link prepareStrategyCall}). */
   call: StrategyCall
   /** A provider of the call's network. */
   provider: StrategyProvider
@@ -120,11 +120,13 @@ export function createStrategyJudge(parameters: CreateStrategyJudgeParameters): 
   const humanId = { expiries: true, ...parameters.context.humanId }
   const context: StrategyContext = { deadlineMs: Infinity, ...parameters.context, humanId, cache }
   return async function* ({ addresses, onJudged }) {
+    // Prepared once (a strategy's clients built once, on one rate budget), for every batch.
+    const call = parameters.call.prepared ? parameters.call : prepareStrategyCall(parameters.call, context)
     let judged = 0
     for (let start = 0; start < addresses.length; start += batchSize) {
       const judgments = new Map<string, AuditJudgment>()
       const batch = addresses.slice(start, start + batchSize)
-      const run = await runStrategy(parameters.call.definition, { call: selectCallAddresses(parameters.call, batch), provider: parameters.provider, context })
+      const run = await runStrategy(call.definition, { call: selectCallAddresses(call, batch), provider: parameters.provider, context })
       parameters.onRequests?.(run.requests)
       const stamps = parameters.readStamps ? await parameters.readStamps(batch) : undefined
       for (const [address, answer] of run.results) {

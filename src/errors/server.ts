@@ -2,13 +2,11 @@
  * The one HTTP error of this package's servers (the reference server and the strategy server): a
  * status, the JSON body the server documents for it, and headers. Each server builds its own body
  * (`{ detail }` for the reference server, `{ error: { code, message, field } }` for the strategy
- * server); the class, the status and the rendering are shared. Like hono's `HTTPException`, it
- * renders itself (`getResponse()`), but it is a {@link BaseError} with a stable `code`.
+ * server); the class and its answer (status, body, headers) are shared, and each app's error
+ * handler renders it. Like hono's `HTTPException`, it carries its answer, but it is a
+ * {@link BaseError} with a stable `code`.
  */
 import { BaseError } from './base.js'
-
-/** The statuses a server answers an error with. */
-export type HttpAnswerStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 422 | 429 | 500 | 502 | 503 | 504
 
 /** Parameters of {@link HttpAnswerError}. */
 export type HttpAnswerErrorParameters<body> = {
@@ -25,8 +23,7 @@ export type HttpAnswerErrorParameters<body> = {
 
 /**
  * An error a server answers as `status` with a JSON `body` and `headers`: thrown by routes and
- * middleware, rendered by the app's error handler (`c.json(error.body, error.status, error.headers)`)
- * or by {@link HttpAnswerError.getResponse}.
+ * middleware, rendered by each app's error handler (`c.json(error.body, error.status, error.headers)`).
  *
  * @example
  * throw new HttpAnswerError({ status: 404, body: { detail: 'Not found.' }, message: 'Not found.' })
@@ -42,10 +39,5 @@ export class HttpAnswerError<body = unknown> extends BaseError {
     this.status = parameters.status
     this.body = parameters.body
     this.headers = parameters.headers ?? {}
-  }
-
-  /** The answer as a `Response`: the JSON body, the status and the headers. */
-  getResponse(): Response {
-    return new Response(JSON.stringify(this.body), { status: this.status, headers: { 'Content-Type': 'application/json', ...this.headers } })
   }
 }

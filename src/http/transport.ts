@@ -174,9 +174,6 @@ export const transportDefaults = Object.freeze({
   }),
 })
 
-/** Default cap of a response body: {@link transportDefaults}`.maxResponseBytes`. */
-export const defaultMaxResponseBytes = transportDefaults.maxResponseBytes
-
 const redirectStatuses = new Set([301, 302, 303, 307, 308])
 
 /** Thrown inside an attempt for an answer that must not be retried; rethrown as is. */
@@ -225,7 +222,7 @@ export function createTransport(config: TransportConfig): Transport {
     now = Date.now,
     sleep = defaultSleep,
     random = Math.random,
-    maxResponseBytes = defaultMaxResponseBytes,
+    maxResponseBytes = transportDefaults.maxResponseBytes,
     maxRedirects = transportDefaults.maxRedirects,
     timer = realTimer,
   } = config

@@ -26,12 +26,6 @@ export const apiV2OptionNames = ['url', 'type', 'decimals', 'additionalParameter
 /** Largest `decimals` read (api-v2 passes it to formatUnits). */
 export const maxDecimals = 36
 
-/** Default most addresses a call ({@link strategyServerDefaults}`.maxAddresses`). */
-export const defaultMaxAddresses = strategyServerDefaults.maxAddresses
-
-/** Default of {@link CreateStrategyServerOptions.answerWithinMs}: 18 s, inside api-v2's 20 s ({@link strategyServerDefaults}`.answerWithinMs`). */
-export const defaultAnswerWithinMs = strategyServerDefaults.answerWithinMs
-
 const { stillScoringRetrySeconds } = strategyServerDefaults
 
 /** Options of {@link createStrategyServer}. */
@@ -62,12 +56,12 @@ export type CreateStrategyServerOptions = {
   batchWindowMs?: number | undefined
   /** See {@link createStrategyScorer}. Default 250 ms. */
   maxBatchWaitMs?: number | undefined
-  /** Most addresses a call (more: 413). Default {@link defaultMaxAddresses}. */
+  /** Most addresses a call (more: 413). Default {@link strategyServerDefaults}`.maxAddresses` (20,000). */
   maxAddresses?: number | undefined
   /**
    * The longest a call waits for its answer, ms: past it the call gets 503 with Retry-After while
    * its run goes on (its answers are kept, so the retry finds them). Default
-   * {@link defaultAnswerWithinMs}, inside the 20 s api-v2 gives a call.
+   * {@link strategyServerDefaults}`.answerWithinMs` (18 s), inside the 20 s api-v2 gives a call.
    */
   answerWithinMs?: number | undefined
   /** Where request logs go, one JSON line each. Default: none. */
@@ -120,8 +114,8 @@ export function createStrategyServer(options: CreateStrategyServerOptions): Stra
   const strategies = options.strategies ?? strategyDefinitions
   const store = options.store ?? createMemoryAnswerStore()
   const metrics = options.metrics ?? createStrategyServerMetrics()
-  const maxAddresses = options.maxAddresses ?? defaultMaxAddresses
-  const answerWithinMs = options.answerWithinMs ?? defaultAnswerWithinMs
+  const maxAddresses = options.maxAddresses ?? strategyServerDefaults.maxAddresses
+  const answerWithinMs = options.answerWithinMs ?? strategyServerDefaults.answerWithinMs
   for (const [name, definition] of Object.entries(strategies)) {
     if (!/^[a-z0-9-]+$/.test(name) || typeof definition?.score !== 'function') {
       throw new InvalidParameterError({ parameter: 'strategies', reason: `"${name}" must be a kebab-case name of a strategy definition.` })

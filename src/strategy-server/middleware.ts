@@ -44,8 +44,8 @@ export type StrategySecretCheckOptions = {
    */
   signedUrl: (c: Context) => string | undefined
   /**
-   * Whether the signed URL must name the route's strategy (api-post: its `options.url` could name
-   * another endpoint of the server). Default false.
+   * Checks that the signed URL names the route's strategy (api-post: its `options.url` could name
+   * another endpoint of the server): the reason to refuse, or undefined. Default: no such check.
    */
   matchRoute?: ((c: Context, url: string) => string | undefined) | undefined
 }

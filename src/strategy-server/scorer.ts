@@ -93,9 +93,6 @@ export type StrategyScorer = {
   idle(): Promise<void>
 }
 
-/** Default of {@link CreateStrategyScorerParameters.finalityMs}: 15 minutes ({@link strategyServerDefaults}`.finalityMs`). */
-export const defaultFinalityMs = strategyServerDefaults.finalityMs
-
 /**
  * Reads a call's strategy options, network, snapshot and addresses, once ({@link parseStrategyCall}),
  * each checked before any request, and prepares it once (what it runs with is part of the key).
@@ -151,7 +148,6 @@ function withPlaceholderKeys(context: StrategyContext | undefined): StrategyCont
     scoreApi: context?.scoreApi ?? { url: 'http://placeholder-never-called.invalid' },
   }
 }
-
 
 /**
  * A provider that keeps the headers of final blocks (and the chain id): a block's header never

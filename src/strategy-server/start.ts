@@ -13,10 +13,10 @@ import { InvalidParameterError } from '../errors/input.js'
 import type { StrategyContext } from '../strategy/context.js'
 import type { StrategyProvider } from '../strategy/snapshot.js'
 import { redactUrl, urlSecrets } from '../utils/redact.js'
-import { createStrategyServer, defaultMaxAddresses, type CreateStrategyServerOptions, type StrategyServer } from './app.js'
+import { createStrategyServer, type CreateStrategyServerOptions, type StrategyServer } from './app.js'
 import { createStrategyServerMetrics, type StrategyServerMetrics } from './metrics.js'
 import { strategyServerDefaults } from './defaults.js'
-import { defaultFinalityMs, type AnyStrategyDefinition } from './scorer.js'
+import type { AnyStrategyDefinition } from './scorer.js'
 import { createMemoryAnswerStore, openAnswerStore, type AnswerStore } from './store.js'
 
 const url = z.string().regex(/^https?:\/\/\S+$/, 'an http(s) URL')
@@ -261,10 +261,10 @@ export async function startStrategyServer(options: StartStrategyServerOptions): 
       salt: config.salt,
       publicUrl: config.publicUrl,
       now: options.now,
-      finalityMs: config.finalityMs ?? defaultFinalityMs,
+      finalityMs: config.finalityMs,
       batchWindowMs: config.batchWindowMs,
       maxBatchWaitMs: config.maxBatchWaitMs,
-      maxAddresses: config.maxAddresses ?? defaultMaxAddresses,
+      maxAddresses: config.maxAddresses,
       answerWithinMs: config.answerWithinMs,
       log: options.log,
       strategies: options.strategies,

@@ -25,9 +25,6 @@ export type CreateStrategyCacheParameters = {
   now?: (() => number) | undefined
 }
 
-/** Default of {@link CreateStrategyCacheParameters.maxEntries} ({@link strategyDefaults}`.cacheEntries`). */
-export const defaultStrategyCacheEntries = strategyDefaults.cacheEntries
-
 /**
  * Creates an in-memory {@link StrategyCache}: least recently used entries are dropped past
  * `maxEntries`, entries with a `ttlMs` expire.
@@ -37,7 +34,7 @@ export const defaultStrategyCacheEntries = strategyDefaults.cacheEntries
  * import { createStrategyCache } from 'personhood'
  * const cache = createStrategyCache({ maxEntries: 50_000 })
  */
-export function createStrategyCache({ maxEntries = defaultStrategyCacheEntries, now = Date.now }: CreateStrategyCacheParameters = {}): StrategyCache {
+export function createStrategyCache({ maxEntries = strategyDefaults.cacheEntries, now = Date.now }: CreateStrategyCacheParameters = {}): StrategyCache {
   if (!Number.isSafeInteger(maxEntries) || maxEntries < 1) {
     throw new InvalidParameterError({ parameter: 'maxEntries', reason: `Expected a positive integer, got ${String(maxEntries)}.` })
   }

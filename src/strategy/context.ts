@@ -18,7 +18,7 @@ import type { ChainClient } from '../chain/provider.js'
 import type { RateLimiter, RateLimitTier, RateLimitWait } from '../http/rate-limit.js'
 import { defaultSleep, type Sleep } from '../http/sleep.js'
 import { createStrategyCache, type StrategyCache } from './cache.js'
-import { createDeadline, defaultStrategyDeadlineMs, type Deadline, type RateBudget } from './deadline.js'
+import { createDeadline, type Deadline, type RateBudget } from './deadline.js'
 import { strategyDefaults } from './defaults.js'
 
 /** The public Passport host (interface A, v2). */
@@ -229,7 +229,7 @@ export type StrategyRuntime = {
  */
 export function createStrategyRuntime(context: StrategyContext = {}, sharedCache?: StrategyCache): StrategyRuntime {
   const now = context.now ?? Date.now
-  const deadlineMs = context.deadlineMs ?? defaultStrategyDeadlineMs
+  const deadlineMs = context.deadlineMs ?? strategyDefaults.deadlineMs
   if (!(deadlineMs > 0)) throw new InvalidParameterError({ parameter: 'deadlineMs', reason: `Expected a positive number of ms, got ${String(deadlineMs)}.` })
   const concurrency = context.concurrency ?? strategyDefaults.concurrency
   if (!Number.isSafeInteger(concurrency) || concurrency < 1) {

@@ -3,13 +3,9 @@
  * waits past it, on a slow source or on a rate budget. A budget that cannot serve the call in time is
  * refused at once with a {@link RateBudgetError} that says when it returns.
  */
-import { strategyDefaults } from './defaults.js'
 import type { BaseError } from '../errors/base.js'
 import { RateBudgetError, StrategyDeadlineError, StrategySourceError } from '../errors/strategy.js'
 import type { RateLimiter } from '../http/rate-limit.js'
-
-/** The default time a strategy call may take: score-api's limit for 500 addresses ({@link strategyDefaults}`.deadlineMs`). */
-export const defaultStrategyDeadlineMs = strategyDefaults.deadlineMs
 
 /** A call's deadline: how much time is left, and a signal that aborts every request when it passes. */
 export type Deadline = {

@@ -50,3 +50,35 @@ describe('the audit’s strategy cache', () => {
     expect(cache!.size).toBeLessThanOrEqual(2 * batchSize + 1_000)
   })
 })
+
+describe('the audit’s strategy call', () => {
+  test('is prepared once for every batch of voters', async () => {
+    const preparedWith: unknown[] = []
+    const seen: unknown[] = []
+    const keyed = defineStrategy({
+      name: 'keyed',
+      title: 'Keyed',
+      optionsSchema: z.object({ score: z.number() }).strict(),
+      // Like passport-v2's: clients built from the context, once per call.
+      prepare({ options }) {
+        const prepared = { ...options, client: { id: preparedWith.length } }
+        preparedWith.push(prepared)
+        return prepared
+      },
+      async score({ addresses, options }) {
+        seen.push(options)
+        return new Map(addresses.map((address) => [address, { score: options.score, detail: [] as unknown[] }]))
+      },
+    })
+    const addresses = Array.from({ length: 12 }, (_, index) => at(index + 1))
+    const call = parseStrategyCall(keyed, { network: '1', snapshot: 100n, addresses, options: { score: 2 } })
+    const judge = createStrategyJudge({ call, provider, context: {}, batchSize: 5 })
+    const batches: number[] = []
+    for await (const batch of judge({ addresses }) as AsyncIterable<ReadonlyMap<string, unknown>>) batches.push(batch.size)
+    expect(batches).toEqual([5, 5, 2])
+    expect(preparedWith).toHaveLength(1)
+    // Every batch ran with the one prepared value.
+    expect(seen).toEqual([preparedWith[0], preparedWith[0], preparedWith[0]])
+    expect(seen.every((options) => options === preparedWith[0])).toBe(true)
+  })
+})

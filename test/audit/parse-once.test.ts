@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { audit } from '../../src/audit/index.js'
 import * as call from '../../src/strategy/call.js'
+import * as optionsModule from '../../src/strategy/options.js'
 import * as snapshotModule from '../../src/strategy/snapshot.js'
 import * as parse from '../../src/utils/parse.js'
 import { startChainWorld } from '../strategies/human-id-serving.js'
@@ -26,6 +27,10 @@ describe('audit()', () => {
     const calls = vi.spyOn(call, 'parseStrategyCall')
     const snapshots = vi.spyOn(snapshotModule, 'parseSnapshot')
     const networks = vi.spyOn(parse, 'parseNetwork')
+    // parseSnapshot's own reading: counts a snapshot parsed inside snapshot.ts too (resolveSnapshot
+    // calls parseSnapshot through its own binding, which the spy above does not see).
+    const blocks = vi.spyOn(parse, 'parseBlockNumber')
+    const options = vi.spyOn(optionsModule, 'parseStrategyOptions')
     const result = await audit({
       votes: world.voters(12).map((voter, index) => ({ voter: voter as `0x${string}`, choice: (index % 2) + 1, votingPower: 1 })),
       strategy: 'human-verification',
@@ -41,5 +46,7 @@ describe('audit()', () => {
     expect(calls).toHaveBeenCalledTimes(1)
     expect(snapshots).toHaveBeenCalledTimes(1)
     expect(networks).toHaveBeenCalledTimes(1)
+    expect(blocks).toHaveBeenCalledTimes(1)
+    expect(options).toHaveBeenCalledTimes(1)
   }, 120_000)
 })

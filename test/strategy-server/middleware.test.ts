@@ -87,6 +87,8 @@ describe('requestLog', () => {
     expect(lines).toHaveLength(1)
     const entry = JSON.parse(lines[0]!) as Record<string, unknown>
     expect(entry).toMatchObject({ time: '2026-01-01T00:00:00.000Z', method: 'GET', status: 200, secret: '[redacted]', userAgent: 'test' })
+    // The path is kept, its secrets replaced (not the line dropped).
+    expect(entry.path).toBe('/health?key=[redacted]&echo=[redacted]')
     expect(lines[0]).not.toContain('rpc-key-123456')
     expect(lines[0]).not.toContain(presented)
     expect(metrics.render({})).toContain('personhood_strategy_requests_total{route="/health",strategy="",status="200"} 1')

@@ -10,6 +10,9 @@ import { defineStrategy } from '../../src/strategy/define.js'
 import * as snapshot from '../../src/strategy/snapshot.js'
 import * as parse from '../../src/utils/parse.js'
 import { createStrategyServer } from '../../src/strategy-server/app.js'
+import { checkVoter } from '../../src/strategy-server/voter-page/check.js'
+import type { SnapshotHubClient } from '../../src/clients/snapshot-hub.js'
+import * as optionsModule from '../../src/strategy/options.js'
 
 const voters = ['0x52908400098527886E0F7030069857D2E4169EE7', '0x8617E340B3D01FA5F11F306F4090FD50E238070D']
 
@@ -38,6 +41,10 @@ describe('a strategy-server call', () => {
     const calls = vi.spyOn(call, 'parseStrategyCall')
     const snapshots = vi.spyOn(snapshot, 'parseSnapshot')
     const networks = vi.spyOn(parse, 'parseNetwork')
+    // parseSnapshot's own reading: counts a snapshot parsed inside snapshot.ts too (resolveSnapshot
+    // calls parseSnapshot through its own binding, which the spy above does not see).
+    const blocks = vi.spyOn(parse, 'parseBlockNumber')
+    const options = vi.spyOn(optionsModule, 'parseStrategyOptions')
     const response = await app.fetch(
       new Request('http://localhost/strategies/constant', { method: 'POST', body: JSON.stringify({ options: { score: 3 }, network: '1', snapshot: 100, addresses: voters }) }),
     )
@@ -45,8 +52,46 @@ describe('a strategy-server call', () => {
     expect(await response.json()).toEqual({ score: voters.map((address) => ({ address, score: '3' })) })
     expect(calls).toHaveBeenCalledTimes(1)
     expect(snapshots).toHaveBeenCalledTimes(1)
+    expect(blocks).toHaveBeenCalledTimes(1)
+    expect(options).toHaveBeenCalledTimes(1)
     // The server's networks are its providers': checked against them, not parsed again anywhere.
     expect(networks).toHaveBeenCalledTimes(0)
+    expect(prepared).toBe(1)
+  })
+})
+
+describe('a voter-page check', () => {
+  it('parses its options, network and snapshot once, and runs the call parsed', async () => {
+    let prepared = 0
+    const constant = defineStrategy({
+      name: 'constant',
+      title: 'Constant',
+      optionsSchema: z.object({ score: z.number().default(1) }).strict(),
+      prepare({ options }) {
+        prepared += 1
+        return options
+      },
+      async score({ addresses, options }) {
+        return new Map(addresses.map((address) => [address, { score: options.score, detail: [] as unknown[] }]))
+      },
+    })
+    const provider = { getBlock: async (tag: number | string) => ({ number: tag === 'latest' ? 100 : tag, timestamp: 1_600_000_000 }) }
+    const calls = vi.spyOn(call, 'parseStrategyCall')
+    const options = vi.spyOn(optionsModule, 'parseStrategyOptions')
+    const snapshots = vi.spyOn(snapshot, 'parseSnapshot')
+    // parseSnapshot's own reading: counted here too, whichever module calls parseSnapshot.
+    const blocks = vi.spyOn(parse, 'parseBlockNumber')
+    const check = await checkVoter(
+      { address: voters[0]!.toLowerCase(), strategy: 'constant', options: '{"score":3}', network: '1', snapshot: '100' },
+      { strategies: { constant }, providers: { '1': provider }, hub: {} as SnapshotHubClient, apiV2OptionNames: [] },
+    )
+    expect(check.score).toBe(3)
+    expect(check.address).toBe(voters[0])
+    expect(check.snapshot).toEqual({ blockNumber: '100', timestamp: 1_600_000_000 })
+    expect(calls).toHaveBeenCalledTimes(1)
+    expect(options).toHaveBeenCalledTimes(1)
+    expect(snapshots).toHaveBeenCalledTimes(1)
+    expect(blocks).toHaveBeenCalledTimes(1)
     expect(prepared).toBe(1)
   })
 })

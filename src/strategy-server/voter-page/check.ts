@@ -9,12 +9,12 @@ import type { SnapshotHubClient, SnapshotProposal } from '../../clients/snapshot
 import { BaseError } from '../../errors/base.js'
 import { InvalidParameterError } from '../../errors/input.js'
 import { createStrategyCache, type StrategyCache } from '../../strategy/cache.js'
+import { parseStrategyCall, withCallStrategy } from '../../strategy/call.js'
 import type { StrategyContext } from '../../strategy/context.js'
 import { runStrategy, type StrategyRun } from '../../strategy/define.js'
 import { explainStrategyDetail, type StrategyExplanation } from '../../strategy/explain.js'
 import { humanIdStrategy } from '../../strategy/human-id.js'
-import { parseStrategyOptions } from '../../strategy/options.js'
-import { parseSnapshot, type StrategyProvider } from '../../strategy/snapshot.js'
+import type { StrategyProvider } from '../../strategy/snapshot.js'
 import { describeErrorCause } from '../../utils/error-cause.js'
 import { parseAddress } from '../../utils/parse.js'
 import { describeRule, describeVerdict, describeVia, describeVoter, verdictWordsInput, type UnansweredSource, type VerdictWords, type VoterWords } from '../../utils/verdict-words.js'
@@ -145,21 +145,24 @@ export async function checkVoter(input: VoterCheckInput, parameters: CheckVoterP
   const config = await configurationOf(input, parameters)
   const definition = Object.hasOwn(parameters.strategies, config.strategy) ? parameters.strategies[config.strategy] : undefined
   if (!definition) throw new InvalidParameterError({ parameter: 'strategy', reason: `"${config.strategy.slice(0, 60)}" is not served here: one of ${Object.keys(parameters.strategies).join(', ')}.` })
-  const options = parseStrategyOptions(definition.name, definition.optionsSchema, config.options) as Record<string, unknown>
-  const provider = Object.hasOwn(parameters.providers, config.network) ? parameters.providers[config.network] : undefined
-  if (!provider) throw new InvalidParameterError({ parameter: 'network', reason: `This server serves networks ${Object.keys(parameters.providers).join(', ')}; got "${config.network.slice(0, 20)}".` })
-  const snapshot = parseSnapshot(config.snapshot)
+  // The call, parsed once (options, then the network among the server's, then the snapshot); the
+  // address was read above, before the hub, and is the call's one address as read there.
+  const call = { ...parseStrategyCall(definition, { network: config.network, snapshot: config.snapshot, options: config.options, addresses: [] }, { networks: Object.keys(parameters.providers) }), addresses: [address] }
+  const options = call.options as Record<string, unknown>
+  const { snapshot } = call
+  const provider = parameters.providers[call.network]!
   const base = parameters.context ?? {}
   // The page shows until when each credential holds: Human ID on chain reads the expiries too.
   const context: StrategyContext = { ...base, humanId: { ...base.humanId, expiries: true }, cache: parameters.cache ?? createStrategyCache() }
-  const run = (strategy: AnyStrategyDefinition, strategyOptions: unknown) => runStrategy(strategy, { network: config.network, provider, addresses: [address], options: strategyOptions, snapshot, context })
+  const run = (strategy: AnyStrategyDefinition, strategyOptions?: unknown) =>
+    runStrategy(strategy, { call: strategyOptions === undefined ? call : withCallStrategy(call, strategy, strategyOptions), provider, context })
   const rule = ruleOf(definition.name, options)
   let answer: StrategyRun | undefined
   let explanation: StrategyExplanation | undefined
   const unanswered: UnansweredSource[] = []
   let gatedPower: number | undefined
   try {
-    answer = await run(definition, config.options)
+    answer = await run(definition)
     const detail = answer.results.get(address)?.detail as { human?: unknown; power?: number } | undefined
     if (definition.name === 'human-gated' && detail && 'human' in detail) {
       gatedPower = detail.power
