@@ -4,7 +4,7 @@
  * `fetchPage` function and knows nothing of a client; `clients/attestation-index` reads the index
  * with it, and `verify/attestation-lookup` reads a listing it is handed.
  */
-import { rowFingerprint } from '../rules/rows.js'
+import { listedRowCount, rowFingerprint } from '../rules/rows.js'
 import { PaginationLimitError, ResponseValidationError } from '../errors/index.js'
 import { isMalformedAttestationRow } from '../schemas/attestation.js'
 import { parsePositiveInteger } from '../utils/parse.js'
@@ -111,25 +111,16 @@ export async function collectAttestationListing<row>(
     pages.flatMap((page) => page.items),
     url,
   )
-  // A page that lists a row again (the same row: a different one was refused above) counts it in
-  // its total; a row repeated on another page is a shift, and a shift may have dropped a row.
-  const repeats = pages.reduce((sum, page) => sum + repeatsWithinPage(page.items), 0)
-  if (first.total !== undefined && rows.length + repeats < first.total) {
+  // A row listed again on its own page counts in the total (rules/rows.ts's listedRowCount); one
+  // listed again on another page is a shift, and a shift may have dropped a row.
+  const listed = listedRowCount(pages.map((page) => page.items), listedAttestationId)
+  if (first.total !== undefined && listed < first.total) {
     throw invalid(
       ['data', 'total'],
-      `The listing said ${first.total} attestations but ${pages.length} page(s) held ${rows.length} distinct ones${repeats > 0 ? ` (and ${repeats} listed again on their page)` : ''}: it changed while it was read. Read it again.`,
+      `The listing said ${first.total} attestations but ${pages.length} page(s) held ${rows.length} distinct ones${listed > rows.length ? ` (and ${listed - rows.length} listed again on their page)` : ''}: it changed while it was read. Read it again.`,
     )
   }
   return { rows, total: first.total, pages: pages.length }
-}
-
-/**
- * How many rows of one page repeat an attestation id listed earlier on the same page: rows the
- * index counted twice, which no shift between pages can explain.
- */
-export function repeatsWithinPage(items: readonly unknown[]): number {
-  const ids = items.map(listedAttestationId).filter((id): id is string => id !== undefined)
-  return ids.length - new Set(ids).size
 }
 
 /** Whether a page is the last one: empty, past `total`, or (without a total) shorter than `size`. */
