@@ -82,12 +82,15 @@ if (mode === '--world') {
     return fetch(input, init)
   }
   const out = join(dir, 'report')
-  // The heap sampled as the audit runs, for the table's note on where the memory goes.
+  // With BENCH_DEBUG, the heap sampled as the audit runs (printed below; the table's figures are the
+  // process's own peak and time, which the sampling would only add to).
   const peak = { heapUsed: 0, external: 0, arrayBuffers: 0, rss: 0 }
-  const sampler = setInterval(() => {
-    const usage = process.memoryUsage()
-    for (const key of Object.keys(peak) as (keyof typeof peak)[]) peak[key] = Math.max(peak[key], usage[key])
-  }, 50)
+  const sampler = process.env.BENCH_DEBUG
+    ? setInterval(() => {
+        const usage = process.memoryUsage()
+        for (const key of Object.keys(peak) as (keyof typeof peak)[]) peak[key] = Math.max(peak[key], usage[key])
+      }, 50)
+    : undefined
   const started = performance.now()
   const { result } = await runAuditCommand(
     { votes: world.votesFile, config: world.configFile, snapshot: world.snapshot, network: '10', out, choices: [...demoChoices], type: 'single-choice', cache: false, linkedWallets: linked },

@@ -4,10 +4,9 @@
  * single strategy call over them all would send, planned as src/rules/reader.ts plans). The benches
  * print requests against `requests - calls + floor`.
  */
-import { decodeAbiParameters, parseAbiParameters } from 'viem'
-import { planReaderChunks, readerArgs, readerCode, type ReaderLayout } from '../src/rules/reader.js'
+import { readReaderCall } from '../src/devchain/reader-slices.js'
+import { planReaderChunks, readerCode, type ReaderLayout } from '../src/rules/reader.js'
 
-const readArgs = parseAbiParameters(readerArgs.join(', '))
 /** A prefix of the reader's creation code: a request body holding it is a reader call. */
 const marker = readerCode.slice(2, 200)
 
@@ -17,7 +16,7 @@ export type ReaderFloor = {
   note(body: unknown): void
   /** Reader calls noted. */
   calls(): number
-  /** Reader calls of one plan over every voter noted, with `layout` (the credentials asked; expiries as the calls asked). */
+  /** Reader calls of one plan over every voter noted, with the credentials asked (expiries and Passport as the calls asked). */
   planned(credentials: readonly string[]): number
 }
 
@@ -25,20 +24,16 @@ export type ReaderFloor = {
 export function createReaderFloor(): ReaderFloor {
   let calls = 0
   let expiries = false
+  let passport = false
   const asked = new Map<string, bigint[]>()
   const noteCall = (data: string) => {
     calls++
-    const [head, , voters, , pairs] = decodeAbiParameters(readArgs, `0x${data.slice(readerCode.length)}`) as unknown as [readonly unknown[], unknown, string, unknown, string]
-    expiries = head[3] === true
-    const chunk: string[] = []
-    for (let at = 2; at < voters.length; at += 40) {
-      const voter = `0x${voters.slice(at, at + 40)}`.toLowerCase()
-      chunk.push(voter)
-      if (!asked.has(voter)) asked.set(voter, [])
-    }
-    for (let at = 2; at < pairs.length; at += 20) {
-      const [id, position] = [BigInt(`0x${pairs.slice(at, at + 16)}`), Number.parseInt(pairs.slice(at + 16, at + 20), 16)]
-      const mine = asked.get(chunk[position]!)!
+    const { layout, chunk } = readReaderCall(data as `0x${string}`)
+    expiries = layout.expiries === true
+    passport = layout.passport === true
+    for (const voter of chunk.voters) if (!asked.has(voter)) asked.set(voter, [])
+    for (const [id, voter] of chunk.pairs) {
+      const mine = asked.get(voter)!
       if (!mine.includes(id)) mine.push(id)
     }
   }
@@ -53,7 +48,7 @@ export function createReaderFloor(): ReaderFloor {
     },
     calls: () => calls,
     planned(credentials) {
-      const layout: ReaderLayout = { credentials, expiries }
+      const layout: ReaderLayout = { credentials, expiries, passport }
       return planReaderChunks(layout, [...asked.keys()], (voter) => asked.get(voter)!).length
     },
   }

@@ -21,7 +21,8 @@ export type AuditEvidencePacker = {
 const maxDictionaryBytes = 32 * 1024
 
 /**
- * Packs voters' evidence (see the module's comment).
+ * Packs voters' evidence (see the module's comment), each voter's entry kept in `slabs` (new ones by
+ * default; a test passes its own to see what the packer holds).
  *
  * @example
  * const packer = createEvidencePacker(2)
@@ -29,10 +30,9 @@ const maxDictionaryBytes = 32 * 1024
  * packer.set(1, [undefined])
  * packer.done().of(0) // [{ kind: 'chain', blockNumber: '1' }]
  */
-export function createEvidencePacker(size: number): AuditEvidencePacker {
+export function createEvidencePacker(size: number, slabs: ByteSlabs = createByteSlabs()): AuditEvidencePacker {
   // Where each voter's entry is in the slabs (-1: none yet).
   const refs = new Float64Array(size).fill(-1)
-  const slabs = createByteSlabs()
   let dictionary: Buffer | undefined
   let bytes = 0
   return {

@@ -180,7 +180,7 @@ export async function findBlockAtTime(
  * The last block at or before `timestamp` by an exact clock, without reading the chain: what
  * {@link findBlockAtTime} reads first. Undefined on a clock that is not exact, or before its anchor
  * (the clock does not hold there). A block read at that number confirms it when
- * {@link isLastBlockOnClock}.
+ * {@link clockReadStep} keeps it.
  *
  * @throws {InvalidParameterError} for a negative or non-integer time, or a malformed clock.
  */
@@ -190,19 +190,6 @@ export function blockAtTimeOnClock(clock: BlockClock, timestamp: bigint | number
   if (!exact) return undefined
   const block = rules.clockBlockAt(exact, Number(time))
   return block === undefined ? undefined : BigInt(block)
-}
-
-/**
- * Whether a block as read (its number and timestamp) is where an exact clock puts it and the last
- * at or before `timestamp` (the next block, one step later, is after it): then it is the block
- * {@link findBlockAtTime} would find, with no more reads. False on a clock that is not exact.
- *
- * @throws {InvalidParameterError} for a negative or non-integer time, or a malformed clock.
- */
-export function isLastBlockOnClock(clock: BlockClock, block: { number: bigint; timestamp: bigint }, timestamp: bigint | number): boolean {
-  const time = parseTime(timestamp)
-  const exact = exactClock(clock)
-  return exact !== undefined && rules.isLastOnClock(exact, { number: Number(block.number), timestamp: Number(block.timestamp) }, Number(time))
 }
 
 /**

@@ -5,7 +5,7 @@
  * score-api folders copy.
  */
 import { encodeFunctionData, parseAbi, type Address } from 'viem'
-import { passportDecoderAbi, readPassportDecoderAnswer, type OnchainPassport } from '../rules/passport-onchain.js'
+import { passportDecoderAbi, passportDecoderVotersPerCall, readPassportDecoderAnswer, type OnchainPassport } from '../rules/passport-onchain.js'
 import { multicall3Address } from './constants.js'
 import { blockTimestampCall, decodeBlockTimestamp, multicallAt } from './multicall.js'
 import type { ChainClient } from './provider.js'
@@ -27,12 +27,13 @@ export type ReadOnchainPassportsParameters = {
   chainId?: number | undefined
 }
 
-/** What {@link readOnchainPassports} returns: the block's timestamp and each voter's answer. */
-export type ReadOnchainPassportsReturnType = { timestamp: number; passports: Map<Address, OnchainPassport> }
+/** What {@link readOnchainPassports} returns: the block's timestamp, each voter's answer, and the `eth_call`s it sent. */
+export type ReadOnchainPassportsReturnType = { timestamp: number; passports: Map<Address, OnchainPassport>; requests: number }
 
 /**
  * Each voter's on-chain Passport at `blockNumber`: `scored` (a v2 decimal), `none` (never pushed,
- * or revoked) or `expired`, and the block's timestamp, in one `eth_call` per 500 voters.
+ * or revoked) or `expired`, and the block's timestamp, in one `eth_call` per
+ * `passportDecoderVotersPerCall` (500) voters, as the folders read them.
  *
  * @throws {ChainReadError} when a request fails, or the decoder answers one voter with anything
  *   but a score, AttestationNotFound or AttestationExpired (never a silent `none`).
@@ -52,7 +53,9 @@ export async function readOnchainPassports(client: ChainClient, parameters: Read
       callData: encodeFunctionData({ abi: decoderAbi, functionName: 'getScore', args: [address] }),
     })),
   ]
-  const [head, ...results] = await multicallAt(toPublicClient(client), { multicall3, calls, blockNumber, chainId })
+  // The block's timestamp rides in the first call beside its voters.
+  const batchSize = passportDecoderVotersPerCall + 1
+  const [head, ...results] = await multicallAt(toPublicClient(client), { multicall3, calls, blockNumber, chainId, batchSize })
   const timestamp = Number(decodeBlockTimestamp(head!, { blockNumber, addresses: [...addresses], chainId }))
   const passports = new Map<Address, OnchainPassport>()
   addresses.forEach((address, index) => {
@@ -63,5 +66,5 @@ export async function readOnchainPassports(client: ChainClient, parameters: Read
       throw chainReadError({ blockNumber, addresses: [address], chainId, call: `getScore(${address}) on ${decoder}` }, (error as Error).message)
     }
   })
-  return { timestamp, passports }
+  return { timestamp, passports, requests: Math.ceil(calls.length / batchSize) }
 }

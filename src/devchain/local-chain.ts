@@ -214,12 +214,15 @@ export async function startLocalChain(parameters: StartLocalChainParameters): Pr
           -32601,
         )
       }
-      await sync()
+      const synced = await sync()
       if (method === 'eth_call' && Array.isArray(params) && typeof params[0] === 'object' && params[0] !== null) {
         // A large reader call runs in slices (reader-slices.ts): one call near the 50M cap grew the process by 4.4 GB.
-        const [call, ...rest] = params as [Record<string, unknown>, ...unknown[]]
+        // A call at the latest block reads every slice at the block it was asked at: another request
+        // may mine a block while the slices run.
+        const [call, tag, ...rest] = params as [Record<string, unknown>, unknown, ...unknown[]]
         const { input: _input, ...withoutInput } = call
-        const sliced = await callReaderInSlices(call, async (data) => (await edr.request({ method, params: [{ ...withoutInput, data }, ...rest] })) as Hex)
+        const block = tag === undefined || tag === 'latest' ? hex(synced) : tag
+        const sliced = await callReaderInSlices(call, async (data) => (await edr.request({ method, params: [{ ...withoutInput, data }, block, ...rest] })) as Hex)
         if (sliced !== undefined) return sliced
       }
       return edr.request({ method, params })

@@ -6,6 +6,8 @@
 import { encodeAbiParameters, getAddress, type Address, type Hex } from 'viem'
 import { getNetwork, type NetworkConstants, type NetworkName } from '../chain/constants.js'
 import { InvalidParameterError } from '../errors/index.js'
+import { decimalToUnits, readDecimal, unitsToDecimal } from '../rules/decimals.js'
+import { passportDecoderDecimals } from '../rules/passport-onchain.js'
 import { parseValidUntil } from '../verify/clean-hands.js'
 import { firstBlockAtOrAfter, blockToTime, type ChainTimeBase } from '../world/chain-time.js'
 import { hubActionIdOf, hubSbtOf } from '../world/hub-state.js'
@@ -120,8 +122,7 @@ export function planLocalChain(world: LocalChainWorld, options: { network?: Netw
     for (const [index, push] of (world.onchainPassports ?? []).entries()) {
       const what = `on-chain Passport ${index} (${push.address})`
       const user = getAddress(push.address.toLowerCase())
-      const match = /^(\d+)\.(\d{4})$/.exec(push.score)
-      const score = match ? BigInt(`${match[1]}${match[2]}`) : -1n
+      const score = decoderUnits(push.score)
       if (score < 0n || score >= 2n ** 32n || !Number.isSafeInteger(push.pushedAt) || !Number.isSafeInteger(push.expiresAt) || push.expiresAt < 0) {
         throw new InvalidParameterError({ parameter: 'world', reason: `${what} has score "${push.score}" (expected 4 decimals, at most a uint32 of units), pushedAt ${push.pushedAt} and expiresAt ${push.expiresAt} (whole Unix seconds).` })
       }
@@ -214,4 +215,14 @@ function attestationOf(attestationId: bigint, rows: readonly AttestationRow[]) {
     })
   }
   return first!
+}
+
+/** A pushed score as the decoder stores it (units of 10^-4), or -1 unless written with exactly 4 decimals. */
+function decoderUnits(score: string): bigint {
+  try {
+    const units = decimalToUnits(readDecimal(score), passportDecoderDecimals)
+    return unitsToDecimal(units, passportDecoderDecimals) === score ? units : -1n
+  } catch {
+    return -1n
+  }
 }

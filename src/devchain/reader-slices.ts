@@ -7,8 +7,9 @@
  * The local chain runs such a call as consecutive calls over parts of its voters, each planned at
  * most {@link localReaderSliceGas}, and joins their answers as the reader's client joins the halves
  * of a chunk that ran over a node's cap (`halveReaderChunk`, `joinReaderHalves` of the reader's
- * protocol): the same bytes as the whole call, an eighth of the trace at a time. Any other call, and a
- * reader call within the slice, runs as it was sent. A slice that fails fails the whole call.
+ * protocol): the same bytes as the whole call, an eighth of the trace at a time. Any other call, a
+ * reader call within the slice, and one the reader's client never sends (attestations out of their
+ * voters' order, a voter named twice), runs as it was sent. A slice that fails fails the whole call.
  */
 import { decodeAbiParameters, encodeAbiParameters, parseAbiParameters, type Hex } from 'viem'
 import {
@@ -36,8 +37,15 @@ const argTypes = parseAbiParameters(readerArgs.join(', '))
 type Head = readonly [Hex, bigint, readonly [Hex, bigint, Hex, boolean], boolean]
 type Circuit = readonly [Hex, bigint, Hex, boolean]
 
-/** A reader call's creation data read back into its layout, what it asks and its chunk of voters. */
-function readReaderCall(data: Hex): { layout: ReaderLayout; ask: ReaderAsk; chunk: ReaderChunk } {
+/**
+ * A reader call's creation data (the reader's code and its arguments) read back into its layout,
+ * what it asks and its chunk of voters; a `RangeError` for a call the reader's client never sends
+ * (attestations out of their voters' order or past them, a voter named twice).
+ *
+ * @example
+ * const { layout, chunk } = readReaderCall(call.data) // chunk.voters, chunk.pairs, chunk.gas
+ */
+export function readReaderCall(data: Hex): { layout: ReaderLayout; ask: ReaderAsk; chunk: ReaderChunk } {
   const [head, circuits, voters, signProtocol, pairs, passportDecoder] = decodeAbiParameters(argTypes, `0x${data.slice(readerCode.length)}`) as unknown as [
     Head,
     readonly Circuit[],
@@ -64,6 +72,9 @@ function readReaderCall(data: Hex): { layout: ReaderLayout; ask: ReaderAsk; chun
   }
   const chunkVoters: string[] = []
   for (let at = 2; at < voters.length; at += 40) chunkVoters.push(`0x${voters.slice(at, at + 40)}`)
+  // A chunk's halves give a voter's attestations to each half naming the voter: a call naming a
+  // voter twice is not cut (it runs whole, as sent).
+  if (new Set(chunkVoters).size !== chunkVoters.length) throw new RangeError('a voter named twice')
   const chunkPairs: [bigint, string][] = []
   let last = 0
   for (let at = 2; at < pairs.length; at += 20) {
@@ -89,7 +100,7 @@ export async function callReaderInSlices(call: unknown, run: (data: Hex) => Prom
   if (typeof call !== 'object' || call === null) return undefined
   const { data, input, to } = call as { data?: unknown; input?: unknown; to?: unknown }
   const code = typeof data === 'string' ? data : input
-  if (typeof code !== 'string' || (to !== undefined && to !== null) || !code.toLowerCase().startsWith(readerCode)) return undefined
+  if (typeof code !== 'string' || (to !== undefined && to !== null) || code.slice(0, readerCode.length).toLowerCase() !== readerCode) return undefined
   let read: ReturnType<typeof readReaderCall>
   try {
     read = readReaderCall(code as Hex)

@@ -27,7 +27,7 @@ import type { StrategyRuntime } from './context.js'
 import { readSource } from './deadline.js'
 import { defineStrategy, type StrategyScoreParameters } from './define.js'
 import { symbolOption } from './options.js'
-import type { RequestedSnapshot, ResolvedSnapshot, StrategyProvider } from './snapshot.js'
+import { isChainClient, type RequestedSnapshot, type ResolvedSnapshot, type StrategyProvider } from './snapshot.js'
 
 /** The credentials a space can ask for, in the fallback policy's order. */
 export const humanIdStrategyCredentials = ['gov-id', 'phone', 'biometrics', 'clean-hands'] as const satisfies readonly HumanCredential[]
@@ -112,10 +112,6 @@ function hubClient(runtime: StrategyRuntime, strategy: string, hub: HubChain, ne
   }
   if (typeof configured === 'string') return createRpcUrlClient(configured, { fetch: runtime.context.fetch })
   return configured
-}
-
-function isChainClient(provider: StrategyProvider): provider is ChainClient {
-  return typeof (provider as { request?: unknown }).request === 'function' || typeof (provider as { send?: unknown }).send === 'function'
 }
 
 /**

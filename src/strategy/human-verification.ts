@@ -15,7 +15,8 @@ import { symbolOption } from './options.js'
 import { readPassportScoresAt } from './passport-scores.js'
 import { passportV2OptionsSchema, resolvePassportScorerId } from './passport-v2.js'
 import type { RequestedSnapshot, ResolvedSnapshot } from './snapshot.js'
-import { passportApiOptions } from '../rules/passport-onchain.js'
+import { baseSepoliaNetwork } from '../chain/constants.js'
+import { passportApiOptions, passportDecoders } from '../rules/passport-onchain.js'
 
 const passportFields = passportV2OptionsSchema.shape
 
@@ -35,12 +36,18 @@ export const humanVerificationOptionsSchema = z
   .strict()
   .superRefine(refinePassportSource)
 
-/** The API's options are refused with Passport's on-chain source (human-verification, human-gated). */
+/**
+ * With Passport's on-chain source (human-verification, human-gated): the API's options are refused,
+ * and so is the fallback in the sandbox, whose chain has no decoder (as the folders refuse them).
+ */
 export function refinePassportSource(
-  options: { passportSource?: 'api' | 'onchain' | undefined; scorerId?: unknown; allowLiveScore?: boolean | undefined },
+  options: { passportSource?: 'api' | 'onchain' | undefined; scorerId?: unknown; allowLiveScore?: boolean | undefined; sandbox?: boolean | undefined; passportScore?: number | undefined },
   context: z.RefinementCtx,
 ): void {
   if (options.passportSource !== 'onchain') return
+  if (options.sandbox && options.passportScore !== 0 && passportDecoders[String(baseSepoliaNetwork.chainId)] === undefined) {
+    context.addIssue({ code: 'custom', path: ['passportScore'], message: 'The sandbox (Base Sepolia) has no on-chain Passport: set passportScore to 0.' })
+  }
   for (const key of passportApiOptions) {
     const value = (options as Record<string, unknown>)[key]
     if (value !== undefined && value !== false) context.addIssue({ code: 'custom', path: [key], message: `${key} belongs to the Passport API; passportSource onchain reads Passport's own model on chain.` })

@@ -8,12 +8,12 @@
  */
 import type { Address } from 'viem'
 import { readOnchainPassports } from '../chain/passport-onchain.js'
-import { passportDecoders, judgeOnchainPassport } from '../rules/passport-onchain.js'
+import { judgeOnchainPassport, passportDecoderChain, passportDecoders } from '../rules/passport-onchain.js'
 import type { PassportVerdict } from '../verify/verdict.js'
 import type { StrategyRuntime } from './context.js'
 import { readSource } from './deadline.js'
 import { hubChainAt } from './human-id.js'
-import type { ResolvedSnapshot, StrategyProvider } from './snapshot.js'
+import { isChainClient, type ResolvedSnapshot, type StrategyProvider } from './snapshot.js'
 
 /** The source's name in errors and request counts. */
 export const onchainPassportSourceName = "Passport's decoder on chain"
@@ -40,17 +40,16 @@ export type ReadOnchainPassportVerdictsAtParameters = {
  */
 export async function readOnchainPassportVerdictsAt(parameters: ReadOnchainPassportVerdictsAtParameters): Promise<Map<Address, PassportVerdict>> {
   const { runtime, addresses, network, snapshot } = parameters
-  const own = passportDecoders[String(Number(network))]
-  const ownClient = typeof (parameters.provider as { request?: unknown }).request === 'function' || typeof (parameters.provider as { send?: unknown }).send === 'function'
+  const own = passportDecoderChain(String(Number(network))) === String(Number(network))
   const where =
-    own && ownClient
-      ? { client: parameters.provider as Parameters<typeof readOnchainPassports>[0], block: { chainId: Number(network), blockNumber: snapshot.blockNumber, timestamp: snapshot.timestamp } }
+    own && isChainClient(parameters.provider)
+      ? { client: parameters.provider, block: { chainId: Number(network), blockNumber: snapshot.blockNumber, timestamp: snapshot.timestamp } }
       : (parameters.hub ?? (await hubChainAt(parameters)))
   const decoder = passportDecoders[String(where.block.chainId)]
   const read = await readSource({ source: onchainPassportSourceName, addresses, deadline: runtime.deadline }, () =>
     readOnchainPassports(where.client, { addresses, blockNumber: where.block.blockNumber, decoder: decoder as Address, chainId: where.block.chainId }),
   )
-  runtime.countRequest(onchainPassportSourceName, Math.ceil(addresses.length / 500) || 1)
+  runtime.countRequest(onchainPassportSourceName, read.requests)
   const verdicts = new Map<Address, PassportVerdict>()
   for (const address of addresses) {
     const judged = judgeOnchainPassport(read.passports.get(address)!, read.timestamp, parameters.threshold)

@@ -16,6 +16,11 @@ import { parseBlockNumber } from '../utils/parse.js'
  */
 export type StrategyProvider = ChainClient | { getBlock(blockTag: number | string): Promise<unknown> }
 
+/** Whether a strategy's provider can be read as a chain client (an EIP-1193 `request` or ethers' `send`), not only asked for blocks. */
+export function isChainClient(provider: StrategyProvider): provider is ChainClient {
+  return typeof (provider as { request?: unknown }).request === 'function' || typeof (provider as { send?: unknown }).send === 'function'
+}
+
 /** A snapshot as score-api passes it: a block number or `'latest'` (a string of digits is read too). */
 export type StrategySnapshot = number | bigint | string
 

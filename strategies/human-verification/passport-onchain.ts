@@ -31,6 +31,17 @@ export const passportDecoders: Readonly<Record<string, string>> = {
   '534352': '0x8A5820030188346cC9532a1dD9FD2EF8d8F464de'
 };
 
+/** Voters a decoder read asks in one call (snapshot.js pages its multicall by 500 too). */
+export const passportDecoderVotersPerCall = 500;
+
+/**
+ * The chain whose decoder a space's voters are read on: the space's own when it has one, else
+ * Optimism's (at its block at the snapshot's time).
+ */
+export function passportDecoderChain(network: string): string {
+  return passportDecoders[network] ? network : '10';
+}
+
 /** Options of Passport's API (a space's scorer), which have no meaning for the on-chain source. */
 export const passportApiOptions: readonly string[] = [
   'scorerId',

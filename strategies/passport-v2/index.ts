@@ -6,7 +6,9 @@ import {
   OnchainPassportVerdict,
   passportApiOptionsProblem,
   passportDecoderAbi,
+  passportDecoderChain,
   passportDecoders,
+  passportDecoderVotersPerCall,
   readPassportDecoderAnswer
 } from './passport-onchain';
 import { getProvider, getSnapshots } from '../../utils';
@@ -20,10 +22,6 @@ const MULTICALL3: Record<string, string> = {
   '324': '0xF9cda624FBC7e059355ce98a31693d299FACd963'
 };
 const MULTICALL3_DEFAULT = '0xcA11bde05977b3631167028862bE2a173976CA11';
-// Voters per aggregate3 call (snapshot.js pages its multicall by 500 too).
-const PAGE = 500;
-// The chain whose decoder a space on a chain without one reads: Optimism.
-const DEFAULT_CHAIN = '10';
 
 const decoder = new Interface(passportDecoderAbi as string[]);
 const multicall = new Interface([
@@ -71,35 +69,36 @@ function readOptions(options) {
 // The decoder's chain and block: the space's own when it has a decoder, else
 // Optimism's block at the snapshot (score-api's blockfinder).
 async function decoderBlock(network: string, provider, snapshot) {
-  if (passportDecoders[network]) {
+  const chain = passportDecoderChain(network);
+  if (chain === network) {
     return { chain: network, provider, blockTag: snapshot };
   }
   if (snapshot === 'latest') {
     return {
-      chain: DEFAULT_CHAIN,
-      provider: getProvider(DEFAULT_CHAIN),
+      chain,
+      provider: getProvider(chain),
       blockTag: 'latest'
     };
   }
   let blocks;
   try {
-    blocks = await getSnapshots(network, snapshot, provider, [DEFAULT_CHAIN]);
+    blocks = await getSnapshots(network, snapshot, provider, [chain]);
   } catch (err) {
     throw new Error(
-      `${name}: getSnapshots (blockfinder) failed to map block ${snapshot} of network ${network} to network ${DEFAULT_CHAIN}: ${message(
+      `${name}: getSnapshots (blockfinder) failed to map block ${snapshot} of network ${network} to network ${chain}: ${message(
         err
       )}`
     );
   }
-  const blockTag = blocks?.[DEFAULT_CHAIN];
+  const blockTag = blocks?.[chain];
   if (blockTag !== 'latest' && !Number.isInteger(Number(blockTag))) {
     throw new Error(
-      `${name}: getSnapshots (blockfinder) has no block of network ${DEFAULT_CHAIN} for block ${snapshot} of network ${network}`
+      `${name}: getSnapshots (blockfinder) has no block of network ${chain} for block ${snapshot} of network ${network}`
     );
   }
   return {
-    chain: DEFAULT_CHAIN,
-    provider: getProvider(DEFAULT_CHAIN),
+    chain,
+    provider: getProvider(chain),
     blockTag
   };
 }
@@ -168,8 +167,8 @@ export async function onchainPassportVerdicts(
   };
   const out: Record<string, OnchainPassportVerdict> = {};
   let blockTag = read.blockTag === 'latest' ? 'latest' : Number(read.blockTag);
-  for (let i = 0; i < voters.length; i += PAGE) {
-    const page = voters.slice(i, i + PAGE);
+  for (let i = 0; i < voters.length; i += passportDecoderVotersPerCall) {
+    const page = voters.slice(i, i + passportDecoderVotersPerCall);
     const { at, number, results } = await call(page, blockTag);
     // 'latest' is pinned to the first page's block.
     blockTag = number;

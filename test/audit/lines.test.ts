@@ -74,6 +74,21 @@ describe('the evidence packer’s memory', () => {
     expect(slabs.read(ref).equals(large)).toBe(true)
     expect(slabs.read(kept[5_999]![0]).equals(kept[5_999]![1])).toBe(true)
   })
+
+  test('the packer keeps each voter’s packed evidence in its slabs, copied out of zlib’s and Node’s shared buffers', () => {
+    const slabs = createByteSlabs()
+    const voters = 3_000
+    const packer = createEvidencePacker(voters, slabs)
+    for (let n = 0; n < voters; n++) packer.set(n, [chainEvidence(n + 1)])
+    const packed = packer.done()
+    // Every entry is in the slabs: what was packed, less the dictionary (at most 32 KB), fills them.
+    const held = slabs.buffers()
+    expect(held.length).toBeGreaterThan(0)
+    expect(held.every((buffer) => buffer.byteLength === 1 << 20)).toBe(true)
+    expect(packed.bytes).toBeGreaterThan(voters * 20)
+    expect(packed.bytes - 32 * 1024).toBeLessThanOrEqual(held.length << 20)
+    expect(packed.of(2_999)).toEqual([JSON.parse(stringifyJson(chainEvidence(3_000)))])
+  })
 })
 
 describe('compact lines', () => {

@@ -14,7 +14,7 @@ import {
   estimateBlockTime,
   ethereumClock,
   findBlockAtTime,
-  isLastBlockOnClock,
+  clockReadStep,
   optimismClock,
   polygonClock,
   type BlockClock,
@@ -176,30 +176,33 @@ describe('findBlockAtTime', () => {
   })
 })
 
-describe('the block at a time by an exact clock, without a read (blockAtTimeOnClock, isLastBlockOnClock)', () => {
+/** Whether the first read at a clock's block confirms it: clockReadStep keeps it ('use'). */
+const confirms = (clock: BlockClock, block: { number: bigint; timestamp: bigint }, time: bigint) => clockReadStep(clock, block.number, time, { block }).step === 'use'
+
+describe('the block at a time by an exact clock, without a read (blockAtTimeOnClock, clockReadStep)', () => {
   it('from the anchor to past the head: the block findBlockAtTime finds, and that block, as read, confirms it', async () => {
     const clock: BlockClock = { anchor, blockTimeSeconds: 2, exact: true }
     for (let time = anchor.timestamp; time <= head().timestamp + 1n; time++) {
       const number = blockAtTimeOnClock(clock, time)
       expect(number, `time ${time}`).toBe(expected(time))
-      expect(isLastBlockOnClock(clock, { number: number!, timestamp: times[Number(number)]! }, time), `time ${time}`).toBe(true)
+      expect(confirms(clock, { number: number!, timestamp: times[Number(number)]! }, time), `time ${time}`).toBe(true)
     }
   })
 
   it('not confirmed: a block at another time than the clock says, one more than a step before the time, or after it', () => {
     const clock: BlockClock = { anchor, blockTimeSeconds: 2, exact: true }
     const block = { number: anchor.blockNumber + 5n, timestamp: anchor.timestamp + 10n }
-    expect(isLastBlockOnClock(clock, block, block.timestamp + 1n)).toBe(true)
-    expect(isLastBlockOnClock(clock, { ...block, timestamp: block.timestamp + 1n }, block.timestamp + 1n)).toBe(false)
-    expect(isLastBlockOnClock(clock, block, block.timestamp + 2n)).toBe(false)
-    expect(isLastBlockOnClock(clock, block, block.timestamp - 1n)).toBe(false)
+    expect(confirms(clock, block, block.timestamp + 1n)).toBe(true)
+    expect(confirms(clock, { ...block, timestamp: block.timestamp + 1n }, block.timestamp + 1n)).toBe(false)
+    expect(confirms(clock, block, block.timestamp + 2n)).toBe(false)
+    expect(confirms(clock, block, block.timestamp - 1n)).toBe(false)
   })
 
   it('nothing to say before the anchor, or on a clock that is not exact; a malformed clock is refused', () => {
     const clock: BlockClock = { anchor, blockTimeSeconds: 2, exact: true }
     expect(blockAtTimeOnClock(clock, anchor.timestamp - 1n)).toBeUndefined()
     expect(blockAtTimeOnClock(ethereumClock, 1_750_000_000n)).toBeUndefined()
-    expect(isLastBlockOnClock(ethereumClock, { number: 22_700_000n, timestamp: 1_750_000_000n }, 1_750_000_000n)).toBe(false)
+    expect(confirms(ethereumClock, { number: 22_700_000n, timestamp: 1_750_000_000n }, 1_750_000_000n)).toBe(false)
     expect(blockAtTimeOnClock(optimismClock, 1_686_068_903n + 7n)).toBe(105_235_066n)
     expect(() => blockAtTimeOnClock({ anchor, blockTimeSeconds: 0, exact: true }, 1n)).toThrow(InvalidParameterError)
     expect(() => blockAtTimeOnClock(clock, -1)).toThrow(InvalidParameterError)

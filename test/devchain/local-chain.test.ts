@@ -68,6 +68,16 @@ function row(overrides: Partial<AttestationRow>): AttestationRow {
 }
 
 describe('planLocalChain', () => {
+  it("Passport's pushes: the decoder's units of a score with exactly 4 decimals, a revocation clears it; any other score is refused, naming the push", () => {
+    const push = { address: '0x00000000000000000000000000000000000000aa' as Address, score: '23.4170', pushedAt: chain.genesisTime + 101, expiresAt: chain.genesisTime + 101 + 90 * 86_400, revokedAt: chain.genesisTime + 201 }
+    const writes = planLocalChain({ chain, verifications: [], attestations: [], onchainPassports: [push] }).blocks.flatMap((block) => block.writes)
+    expect(writes.map((write) => write.kind)).toEqual(['set-passport-score', 'revoke-passport-score'])
+    expect(writes[0]).toMatchObject({ score: 234_170n, time: BigInt(push.pushedAt), expirationTime: BigInt(push.expiresAt) })
+    for (const score of ['23.417', '23.41700', '-1.0000', 'abc', '429496.7296']) {
+      expect(() => planLocalChain({ chain, verifications: [], attestations: [], onchainPassports: [{ ...push, score }] }), score).toThrow(InvalidParameterError)
+    }
+  })
+
   it('writes each record in the first block at or after its time, with the Hub public values', () => {
     const record = sbt({ issuedAt: chain.genesisTime + 101 })
     const { blocks } = planLocalChain({ chain, verifications: [record], attestations: [] })

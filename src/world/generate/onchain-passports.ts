@@ -4,13 +4,15 @@
  * default scorer's weights over the wallet's stamps at the push's time (before dedup), written with
  * 4 decimals as the resolver stores it.
  */
+import { unitsToDecimal } from '../../rules/decimals.js'
+import { passportDecoderDecimals } from '../../rules/passport-onchain.js'
 import { weighStampsBeforeDedup } from '../summarize.js'
 import type { OnchainPassportPush } from '../types.js'
 import { day, demoIndex, walletMeta, type Draft } from './draft.js'
 import { scorers } from './services.js'
 
 /** Share of wallets with stamps that pushed their Passport on chain; of those, the share revoked later. */
-export const onchainPassportMix = { pushShare: 0.3, revokedShare: 0.1 }
+const onchainPassportMix = { pushShare: 0.3, revokedShare: 0.1 }
 
 /** Passport's IAM sets a pushed score to expire 90 days on. */
 const maxScoreAgeSeconds = 90 * 86400
@@ -27,7 +29,7 @@ export function onchainPassports(d: Draft): OnchainPassportPush[] {
   const push = (index: number, pushedAt: number, revokedAt: number | null) => {
     const wallet = d.wallets[index]!
     const thousandths = weighStampsBeforeDedup(wallet, scorer, { now: new Date(pushedAt * 1000).toISOString(), trustedIssuers })
-    const score = `${Math.floor(thousandths / 1000)}.${String(thousandths % 1000).padStart(3, '0')}0`
+    const score = unitsToDecimal(BigInt(thousandths) * 10n, passportDecoderDecimals)
     pushes.push({ address: wallet.address, score, pushedAt, expiresAt: pushedAt + maxScoreAgeSeconds, revokedAt })
   }
   const demo = demoIndex(d, 'passing-stamps')
