@@ -4,7 +4,8 @@
  * `fetchPage` function and knows nothing of a client; `clients/attestation-index` reads the index
  * with it, and `verify/attestation-lookup` reads a listing it is handed.
  */
-import { rowFingerprint } from '../rules/rows.js'
+import { uniqueIndexRows } from '../rules/clean-hands-index.js'
+import { ConflictingRowsError, listedRowCount } from '../rules/rows.js'
 import { PaginationLimitError, ResponseValidationError } from '../errors/index.js'
 import { isMalformedAttestationRow } from '../schemas/attestation.js'
 import { parsePositiveInteger } from '../utils/parse.js'
@@ -111,25 +112,16 @@ export async function collectAttestationListing<row>(
     pages.flatMap((page) => page.items),
     url,
   )
-  // A page that lists a row again (the same row: a different one was refused above) counts it in
-  // its total; a row repeated on another page is a shift, and a shift may have dropped a row.
-  const repeats = pages.reduce((sum, page) => sum + repeatsWithinPage(page.items), 0)
-  if (first.total !== undefined && rows.length + repeats < first.total) {
+  // A row listed again on its own page counts in the total (rules/rows.ts's listedRowCount); one
+  // listed again on another page is a shift, and a shift may have dropped a row.
+  const listed = listedRowCount(pages.map((page) => page.items), listedAttestationId)
+  if (first.total !== undefined && listed < first.total) {
     throw invalid(
       ['data', 'total'],
-      `The listing said ${first.total} attestations but ${pages.length} page(s) held ${rows.length} distinct ones${repeats > 0 ? ` (and ${repeats} listed again on their page)` : ''}: it changed while it was read. Read it again.`,
+      `The listing said ${first.total} attestations but ${pages.length} page(s) held ${rows.length} distinct ones${listed > rows.length ? ` (and ${listed - rows.length} listed again on their page)` : ''}: it changed while it was read. Read it again.`,
     )
   }
   return { rows, total: first.total, pages: pages.length }
-}
-
-/**
- * How many rows of one page repeat an attestation id listed earlier on the same page: rows the
- * index counted twice, which no shift between pages can explain.
- */
-export function repeatsWithinPage(items: readonly unknown[]): number {
-  const ids = items.map(listedAttestationId).filter((id): id is string => id !== undefined)
-  return ids.length - new Set(ids).size
 }
 
 /** Whether a page is the last one: empty, past `total`, or (without a total) shorter than `size`. */
@@ -147,42 +139,40 @@ export function listedAttestationId(entry: unknown): string | undefined {
 }
 
 /**
- * Listed rows once per attestation id (pages that shift while read list a row twice), by the one
- * rule for duplicated rows (src/rules/rows.ts): the same row again (any letter case in its
- * addresses, its keys in any order) is kept once; two different rows under one attestation id are
- * a {@link ResponseValidationError} naming the id and its recipients, never a verdict taken from
- * whichever came first. Rows without an id are kept as they are (the rule judges them malformed).
+ * Listed rows once per attestation id (pages that shift while read list a row twice), by the rule
+ * the folders read the index with (src/rules/clean-hands-index.ts's uniqueIndexRows): the same row
+ * again (its id or addresses in any letter case, its keys in any order) is kept once; two different
+ * rows under one attestation id are a {@link ResponseValidationError} naming the id and its
+ * recipients, never a verdict taken from whichever came first. Rows without an id are kept as they
+ * are (the rule judges them malformed). The listing's order is kept.
  *
  * @throws {ResponseValidationError} for two different rows under one attestation id.
  */
 export function uniqueListedRows<row>(entries: readonly row[], url: string): row[] {
-  const rows: row[] = []
-  const seen = new Map<string, { entry: row; fingerprint: string }>()
-  for (const entry of entries) {
-    const id = listedAttestationId(entry)
-    if (id === undefined) {
-      rows.push(entry)
-      continue
-    }
-    const raw = isMalformedAttestationRow(entry) ? entry.row : entry
-    const fingerprint = rowFingerprint(raw)
-    const earlier = seen.get(id)
-    if (earlier === undefined) {
-      seen.set(id, { entry, fingerprint })
-      rows.push(entry)
-    } else if (earlier.fingerprint !== fingerprint) {
-      const recipients = (raw as { recipients?: unknown }).recipients
-      throw new ResponseValidationError({
-        method: 'GET',
-        url,
-        issues: [
-          {
-            path: ['data', 'rows'],
-            message: `The index answered two different rows for attestation ${id} (recipients ${Array.isArray(recipients) ? recipients.map(String).join(', ') : 'none'}): which one is true cannot be told. Read it again.`,
-          },
-        ],
-      })
-    }
+  const raws: unknown[] = entries.map((entry) => (isMalformedAttestationRow(entry) ? entry.row : entry))
+  let kept: unknown[]
+  try {
+    kept = uniqueIndexRows(raws, url)
+  } catch (error) {
+    if (!(error instanceof ConflictingRowsError)) throw error
+    const recipients = (raws.find((raw) => listedAttestationId(raw) === error.address) as { recipients?: unknown } | undefined)?.recipients
+    throw new ResponseValidationError({
+      method: 'GET',
+      url,
+      issues: [
+        {
+          path: ['data', 'rows'],
+          message: `The index answered two different rows for attestation ${error.address} (recipients ${Array.isArray(recipients) ? recipients.map(String).join(', ') : 'none'}): which one is true cannot be told. Read it again.`,
+        },
+      ],
+    })
   }
-  return rows
+  // The rule answers the rows it keeps; take them back in the listing's order, with their wrappers.
+  const left = new Map<unknown, number>()
+  for (const raw of kept) left.set(raw, (left.get(raw) ?? 0) + 1)
+  return entries.filter((_, index) => {
+    const count = left.get(raws[index]) ?? 0
+    if (count > 0) left.set(raws[index], count - 1)
+    return count > 0
+  })
 }

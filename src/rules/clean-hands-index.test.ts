@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { indexRowsByVoter, judgeCleanHandsChecks, listingPageOrder, mergeIndexListing, foreignRecipientRow, parseAttestationId, recipientListingMaxPages, recipientListingProblem, uniqueIndexRows, type CleanHandsCheck } from './clean-hands-index.js'
+import { indexRowsByVoter, judgeCleanHandsChecks, listingPageOrder, mergeIndexListing, parseAttestationId, recipientFilterProblem, recipientListingMaxPages, recipientListingProblem, uniqueIndexRows, type CleanHandsCheck } from './clean-hands-index.js'
 import { ConflictingRowsError } from './rows.js'
 
 const voter = (n: number) => `0x${n.toString(16).padStart(40, '0').replace(/^0/, 'a')}`
@@ -97,8 +97,8 @@ describe('recipientListingProblem', () => {
     expect(recipientListingMaxPages).toBe(2)
   })
 
-  it('foreignRecipientRow finds the first row that names only others', () => {
-    expect(foreignRecipientRow([row(1, 1), { ...row(2, 2), recipients: [voter(2), upper(mine)] }, row(3, 3)], mine)).toBe(2)
-    expect(foreignRecipientRow([], mine)).toBe(-1)
+  it('recipientFilterProblem finds the first row that names only others', () => {
+    expect(recipientFilterProblem([row(1, 1), { ...row(2, 2), recipients: [voter(2), upper(mine)] }, row(3, 3)], mine)?.index).toBe(2)
+    expect(recipientFilterProblem([], mine)).toBe(undefined)
   })
 })

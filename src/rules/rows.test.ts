@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { ConflictingRowsError, rowFingerprint, uniqueRowsByAddress, uniqueScoresByAddress } from './rows.js'
+import { ConflictingRowsError, listedRowCount, rowFingerprint, uniqueRowsByAddress, uniqueScoresByAddress } from './rows.js'
 
 type Row = { address: string; score: string }
 const A = '0x8dABc053C7Fda425826d913a58C0DC4C2a0B36d7'
@@ -76,5 +76,20 @@ describe('uniqueScoresByAddress', () => {
     expect(() => uniqueScoresByAddress({ [A]: 5, [A.toLowerCase()]: 7 }, 'erc20-balance-of')).toThrowErrorMatchingInlineSnapshot(
       `[ConflictingRowsError: erc20-balance-of answered two different rows for 0x8dABc053C7Fda425826d913a58C0DC4C2a0B36d7: 5 under 0x8dABc053C7Fda425826d913a58C0DC4C2a0B36d7 and 7 under 0x8dabc053c7fda425826d913a58c0dc4c2a0b36d7.]`,
     )
+  })
+})
+
+describe('listedRowCount', () => {
+  const key = (row: string) => (row === '-' ? undefined : row.toLowerCase())
+  it('counts each key once, a repeat on its own page again, a repeat on another page not, and every row without a key', () => {
+    expect(listedRowCount([], key)).toBe(0)
+    expect(listedRowCount([['a', 'b', 'c']], key)).toBe(3)
+    // a twice on page 1: the listing counted it twice
+    expect(listedRowCount([['a', 'A', 'b']], key)).toBe(3)
+    // a again on page 2: a shift (a row may have been dropped), counted once
+    expect(listedRowCount([['a', 'b'], ['a', 'c']], key)).toBe(3)
+    // both: twice on page 2 after page 1, so once for the shift and once for the repeat on its page
+    expect(listedRowCount([['a', 'b'], ['c', 'a', 'a']], key)).toBe(4)
+    expect(listedRowCount([['-', '-'], ['-']], key)).toBe(3)
   })
 })

@@ -12,7 +12,7 @@ import type { Address } from 'viem'
 import { AuthenticationError, HttpRequestError, NotFoundError, PermissionDeniedError } from '../errors/http.js'
 import { PassportHistoryDeniedError, StrategySourceError } from '../errors/strategy.js'
 import { mapWithConcurrency } from '../http/concurrency.js'
-import { ConflictingRowsError, uniqueRowsByAddress } from '../rules/rows.js'
+import { ConflictingRowsError, listedRowCount, uniqueRowsByAddress } from '../rules/rows.js'
 import type { V2Score } from '../schemas/passport.js'
 import type { RegistryScore } from '../schemas/registry.js'
 import { checksumAddress, isValidAddress } from '../utils/address.js'
@@ -185,9 +185,6 @@ export async function readPassportScoresAt(parameters: ReadPassportScoresAtParam
       cache?.set(countKey, first.count, listingTtlMs)
       // A page that names one address twice: identical rows collapse, different ones are an error.
       const rows = uniqueRows(first.items.map(compactRow), passportSourceNames.listing, pending)
-      // Rows a page lists again, identical: one row each (the count counts them all). A row repeated
-      // on another page is a shift, not this (below).
-      let collapsed = first.items.length - rows.size
       const pages = pagesFor(first.count)
       const missing = pending.filter((address) => !rows.has(address.toLowerCase()))
       if (choice === 'listing' || pages - 1 <= missing.length) {
@@ -208,7 +205,6 @@ export async function readPassportScoresAt(parameters: ReadPassportScoresAtParam
             })
           }
           const unique = uniqueRows(page.items.map(compactRow), passportSourceNames.listing, missing)
-          collapsed += page.items.length - unique.size
           for (const row of unique.values()) {
             const key = row.address.toLowerCase()
             // Offset pages of a listing that shifted while it was read repeat a row and drop another:
@@ -223,11 +219,14 @@ export async function readPassportScoresAt(parameters: ReadPassportScoresAtParam
             rows.set(key, row)
           }
         }
-        if (rows.size + collapsed < first.count) {
+        // Rows a page lists again, identical, count in the total (rules/rows.ts's listedRowCount); a
+        // row repeated on another page is a shift, refused above.
+        const listed = listedRowCount([first.items, ...rest.map((page) => page.items)], (row) => row.address.toLowerCase())
+        if (listed < first.count) {
           throw new StrategySourceError({
             source: passportSourceNames.listing,
             addresses: missing,
-            reason: `The score listing (C4) of scorer ${scorerId} counted ${first.count} rows, but its ${pages} pages held ${rows.size} distinct addresses${collapsed > 0 ? ` (and ${collapsed} identical repeats)` : ''}: rows went missing while it was read.`,
+            reason: `The score listing (C4) of scorer ${scorerId} counted ${first.count} rows, but its ${pages} pages held ${rows.size} distinct addresses${listed > rows.size ? ` (and ${listed - rows.size} identical repeats)` : ''}: rows went missing while it was read.`,
           })
         }
         for (const address of pending) classify(address, rows.get(address.toLowerCase()))

@@ -140,19 +140,29 @@ export function indexRowsByVoter<R>(
 export const recipientListingMaxPages = 2;
 
 /**
- * The first row of a listing asked for `recipient` that names only others (-1: none): the index
- * ignored `recipient=`. A row without a `recipients` array names no one and is left to the rule.
+ * Why a page asked for `recipient` shows that the index ignored `recipient=` (undefined: it did
+ * not): its first row that names only others, by its place on the page. A row without a
+ * `recipients` array names no one and is left to the rule.
  */
-export function foreignRecipientRow(
+export function recipientFilterProblem(
   rows: readonly unknown[],
   recipient: string
-): number {
+): { index: number; problem: string } | undefined {
   const mine = recipient.toLowerCase();
-  return rows.findIndex(row => {
+  const index = rows.findIndex(row => {
     const named = (row as { recipients?: unknown } | null)?.recipients;
     if (!Array.isArray(named)) return false;
     return !named.some(n => typeof n === 'string' && n.toLowerCase() === mine);
   });
+  if (index === -1) return undefined;
+  const row = rows[index] as { attestationId?: unknown; recipients: unknown[] };
+  const names = row.recipients.map(String).join(', ') || 'no one';
+  return {
+    index,
+    problem: `asked for the attestations of recipient ${recipient}, got attestation ${String(
+      row.attestationId
+    )} of ${names}: the index ignores recipient=`
+  };
 }
 
 /**
@@ -164,17 +174,8 @@ export function recipientListingProblem(
   recipient: string,
   first: { total: number; pages: number; rows: readonly unknown[] }
 ): string | undefined {
-  const other = foreignRecipientRow(first.rows, recipient);
-  if (other !== -1) {
-    const row = first.rows[other] as {
-      attestationId?: unknown;
-      recipients: unknown[];
-    };
-    const names = row.recipients.map(String).join(', ') || 'no one';
-    return `asked for the attestations of recipient ${recipient}, got attestation ${String(
-      row.attestationId
-    )} of ${names}: the index ignores recipient=`;
-  }
+  const ignored = recipientFilterProblem(first.rows, recipient);
+  if (ignored) return ignored.problem;
   if (first.pages <= recipientListingMaxPages) return undefined;
   return `the listing for recipient ${recipient} holds ${first.total} attestations on ${first.pages} pages, over the ${recipientListingMaxPages} pages one address may take`;
 }

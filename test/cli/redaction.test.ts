@@ -17,10 +17,11 @@ import { main } from '../../src/cli/main.js'
 const pathKey = 'sEcReTpAtH'
 const queryKey = 'qKeyZebra'
 const voter = '0x52908400098527886E0F7030069857D2E4169EE7'
-/** Nothing listens on port 9 (discard): a connection there is refused at once. */
-const refusedRpc = `http://127.0.0.1:9/v2/${pathKey}?apikey=${queryKey}`
-/** Nothing listens there either (a port fetch may use): the other sources' address. */
-const nowhere = 'http://127.0.0.1:1'
+/**
+ * A port nothing listens on (a server's, closed before the tests): a connection there is refused.
+ * Not a well-known one such as 9 or 1, which fetch refuses as a "bad port" without connecting.
+ */
+let refusedRpc = ''
 
 /** How the endpoint fails; `later`: it answers `eth_chainId`, then fails what follows. */
 const modes = ['refused', '500', 'bad JSON', '500 later', 'bad JSON later', 'reverted'] as const
@@ -45,6 +46,8 @@ beforeAll(async () => {
     request.on('end', () => {
       const href = `${origin}${request.url ?? ''}`
       const [, first = '', chain = '10'] = (request.url ?? '').split('?')[0]!.split('/')
+      // Passport and Human ID's API: they refuse the key at once (401 is not retried, so no backoff).
+      if (first === 'elsewhere') return void response.writeHead(401, { 'Content-Type': 'application/json' }).end(JSON.stringify({ detail: 'Invalid API key.' }))
       if (first === 'index') return void response.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ data: { page: 1, size: 100, total: 0, rows: [] } }))
       const later = first.endsWith('-later')
       const mode = first.replace(/-later$/, '')
@@ -69,6 +72,10 @@ beforeAll(async () => {
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  const closed = createServer()
+  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve))
+  refusedRpc = `http://127.0.0.1:${(closed.address() as AddressInfo).port}/v2/${pathKey}?apikey=${queryKey}`
+  await new Promise((resolve) => closed.close(resolve))
 })
 afterAll(async () => {
   await new Promise((resolve) => server.close(resolve))
@@ -89,7 +96,7 @@ async function run(argv: string[]): Promise<{ printed: string; exitCode: number 
     vi.spyOn(process.stdout, 'write').mockImplementation((chunk: unknown) => (keep(chunk), true)),
     vi.spyOn(process.stderr, 'write').mockImplementation((chunk: unknown) => (keep(chunk), true)),
   ]
-  // Every other source is somewhere nothing listens: only the RPC's failures are in play.
+  // Every other source refuses or lists nothing: only the RPC's failures are in play.
   for (const name of ['PERSONHOOD_RPC_URL', 'HUMAN_ID_RPC_URL', 'PERSONHOOD_API_KEY', 'PERSONHOOD_SCORE_API_URL']) vi.stubEnv(name, '')
   vi.stubEnv('PASSPORT_API_KEY', 'passport-key-for-the-test')
   vi.stubEnv('PASSPORT_SCORER_ID', '7')
@@ -113,8 +120,8 @@ function filesUnder(folder: string): string[] {
   })
 }
 
-/** The other sources: nothing listens for Passport and Human ID's API; the index lists nothing. */
-const sources = () => ['--passport-url', nowhere, '--registry-url', nowhere, '--human-id-url', nowhere, '--index-url', `${origin}/index`]
+/** The other sources: Passport and Human ID's API refuse the key; the index lists nothing. */
+const sources = () => ['--passport-url', `${origin}/elsewhere`, '--registry-url', `${origin}/elsewhere`, '--human-id-url', `${origin}/elsewhere`, '--index-url', `${origin}/index`]
 const commands: Record<string, (mode: (typeof modes)[number], out: string) => string[]> = {
   verify: (mode) => ['verify', voter, '--snapshot', '1000', '--rpc', rpcUrl(mode), ...sources()],
   'verify --json': (mode) => ['verify', voter, '--snapshot', '1000', '--rpc', rpcUrl(mode), '--json', ...sources()],

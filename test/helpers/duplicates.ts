@@ -53,6 +53,16 @@ export function perturb<R extends { address: string }>(rows: readonly R[], how: 
   return { rows: keyed.map(({ row }) => row), conflicted }
 }
 
+/**
+ * A conflicting copy of a Passport row: a score on the other side of the threshold (20), so that a
+ * reader that takes whichever copy comes first gives another answer in gated mode as in weighted.
+ */
+export const otherSide = <R extends { score: string }>(row: R): R => {
+  const score = Number(row.score) >= 20 ? Number(row.score) - 20 : Number(row.score) + 20
+  // An A2 record says whether it passes; a copy that contradicts itself would fail the schema instead.
+  return { ...row, score: score.toFixed(5), ...('passing_score' in row ? { passing_score: score >= 20 } : {}) }
+}
+
 const iso = (seconds: number) => new Date(seconds * 1000).toISOString()
 export type PassportRow = { address: string; score: string; status: string; last_score_timestamp: string; expiration_date: null; evidence: null; error: null }
 export type PassportRecord = { address: string; score: string; passing_score: boolean; threshold: string; last_score_timestamp: string; expiration_timestamp: null; error: null; stamps: object }

@@ -3,7 +3,7 @@ import { InvalidParameterError, ResponseValidationError } from '../../errors/ind
 import { isLastPage } from '../../http/listing.js'
 import { attestationListingResponseSchema, isMalformedAttestationRow, type AttestationListingRow, type MalformedAttestationRow } from '../../schemas/attestation.js'
 import { normalizeAddress } from '../../utils/address.js'
-import { foreignRecipientRow } from '../../rules/clean-hands-index.js'
+import { recipientFilterProblem } from '../../rules/clean-hands-index.js'
 import { checkGuard, type AttestationIndexContext } from './context.js'
 import type { InvalidAddressErrorType, InvalidParameterErrorType } from '../../errors/index.js'
 import type { RequestErrorType } from '../../http/transport.js'
@@ -98,20 +98,19 @@ export async function getAttestationListingPage(
  */
 function checkRecipientFilter(rows: readonly ListedAttestationRow[], recipient: string, url: string): void {
   // The rule the score-api folder reads its filtered listing with (src/rules/clean-hands-index.ts).
-  const index = foreignRecipientRow(
+  const ignored = recipientFilterProblem(
     rows.map((row) => (isMalformedAttestationRow(row) ? row.row : row)),
     recipient,
   )
-  if (index === -1) return
-  const row = rows[index]!
-  const raw = (isMalformedAttestationRow(row) ? row.row : row) as { attestationId?: unknown; recipients: unknown[] }
+  if (ignored === undefined) return
+  const { index, problem } = ignored
   throw new ResponseValidationError({
     method: 'GET',
     url,
     issues: [
       {
         path: ['data', 'rows', index, 'recipients'],
-        message: `Asked for the attestations of recipient ${recipient}, got attestation ${String(raw.attestationId)} of ${raw.recipients.map(String).join(', ') || 'no one'}: the index ignores recipient=. Read one address with getAttestations (/api/scan/addresses/{address}/attestations).`,
+        message: `${problem[0]!.toUpperCase()}${problem.slice(1)}. Read one address with getAttestations (/api/scan/addresses/{address}/attestations).`,
       },
     ],
   })

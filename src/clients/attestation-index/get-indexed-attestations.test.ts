@@ -147,6 +147,16 @@ describe('duplicated rows (issue #27: one rule for duplicates)', () => {
     expect(await getIndexedAttestations(client(), { address })).toEqual([row(2), row(1)])
   })
 
+  test('the same row listed again under its attestation id in capitals is one attestation (as the folder reads it), not two different rows', async () => {
+    const recased = { ...row(2), attestationId: row(2).attestationId.toUpperCase().replace('0X', '0x') }
+    nock(host).get(path).query({ page: '1' }).reply(200, { data: { page: 1, size: 10, total: 3, rows: [row(2), row(1), recased] } })
+    expect(await getIndexedAttestations(client(), { address })).toEqual([row(2), row(1)])
+    // Different all the same: still refused, under the id in lower case.
+    nock(host).get(path).query({ page: '1' }).reply(200, { data: { page: 1, size: 10, total: 3, rows: [row(2), row(1), { ...recased, revoked: true }] } })
+    const error = (await failure(getIndexedAttestations(client(), { address }))) as ResponseValidationError
+    expect(error.issues[0]?.message).toBe(`The index answered two different rows for attestation 0x1a2d (recipients ${address}): which one is true cannot be told. Read it again.`)
+  })
+
   test('a row listed again on its own page, counted in the total, counts once: no shift explains it, so it is no loss', async () => {
     nock(host).get(path).query({ page: '1' }).reply(200, { data: { page: 1, size: 3, total: 4, rows: [row(2), row(1), { ...row(2), recipients: [checksummed] }] } })
     nock(host).get(path).query({ page: '2' }).reply(200, { data: { page: 2, size: 3, total: 4, rows: [row(3)] } })

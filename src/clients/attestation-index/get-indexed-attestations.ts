@@ -1,6 +1,7 @@
 /** E8 of the attestation index, every page: an address's attestations, each once. */
 import { ResponseValidationError } from '../../errors/index.js'
-import { repeatsWithinPage, uniqueListedRows } from '../../http/listing.js'
+import { listedAttestationId, uniqueListedRows } from '../../http/listing.js'
+import { listedRowCount } from '../../rules/rows.js'
 import { normalizeAddress } from '../../utils/address.js'
 import type { AttestationIndexContext } from './context.js'
 import {
@@ -37,27 +38,24 @@ export async function getIndexedAttestations(
   client: AttestationIndexContext,
   parameters: GetIndexedAttestationsParameters,
 ): Promise<GetIndexedAttestationsReturnType> {
-  const read: IndexedAttestationRow[] = []
+  const pages: IndexedAttestationRow[][] = []
   let total: number | undefined
-  let pages = 0
-  let repeats = 0
   for await (const page of iterateIndexedAttestationPages(client, parameters)) {
-    pages++
     total ??= page.total
-    repeats += repeatsWithinPage(page.items)
-    read.push(...page.items)
+    pages.push(page.items)
   }
+  const address = normalizeAddress(parameters.address)
+  const url = client.transport.buildUrl(`/api/scan/addresses/${address}/attestations`, {})
   // Pages that shifted while read list a row twice: it is kept once (a different row under the same
   // id is an error), and counted against the total below.
-  const rows = uniqueListedRows(read, client.transport.buildUrl(`/api/scan/addresses/${normalizeAddress(parameters.address)}/attestations`, {}))
-  // A row listed again on its own page is counted in the total; one listed again on another page
-  // may stand for a row the shift dropped.
-  if (total !== undefined && rows.length + repeats < total) {
-    const address = normalizeAddress(parameters.address)
+  const rows = uniqueListedRows(pages.flat(), url)
+  // A row listed again on its own page is counted in the total (rules/rows.ts's listedRowCount);
+  // one listed again on another page may stand for a row the shift dropped.
+  if (total !== undefined && listedRowCount(pages, listedAttestationId) < total) {
     throw new ResponseValidationError({
       method: 'GET',
-      url: client.transport.buildUrl(`/api/scan/addresses/${address}/attestations`, {}),
-      issues: [{ path: ['data', 'total'], message: `The index said ${total} attestations of ${address} but ${pages} page(s) held ${rows.length} distinct ones: it changed while it was read. Read it again.` }],
+      url,
+      issues: [{ path: ['data', 'total'], message: `The index said ${total} attestations of ${address} but ${pages.length} page(s) held ${rows.length} distinct ones: it changed while it was read. Read it again.` }],
     })
   }
   return rows
