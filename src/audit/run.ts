@@ -8,7 +8,7 @@ import { AuditIncompleteError } from '../errors/audit.js'
 import { stringifyJson } from '../utils/json.js'
 import { findLinkedWallets, type StampEntries } from './linked.js'
 import { summarizeAudit } from './summary.js'
-import { auditVoterLine, createEvidencePacker, createVerdictTable } from './lines.js'
+import { auditVoterLine, createEvidencePacker, createVerdictTable, noLinkedWallets } from './lines.js'
 import type { AuditResult, AuditRun, AuditSourceVerdict, AuditVoter, VerificationMethod } from './types.js'
 import type { AuditVote } from './votes.js'
 
@@ -70,9 +70,9 @@ export async function runAudit(parameters: RunAuditParameters): Promise<AuditRes
       eligible: judgment.eligible,
       method: judgment.method,
       score: judgment.score,
-      ...(judgment.passport ? { passport: judgment.passport } : {}),
-      verdicts: judgment.verdicts.map(({ evidence: _evidence, ...verdict }) => verdicts.intern(verdict)),
-      linked: [],
+      ...(judgment.passport ? { passport: verdicts.passport(judgment.passport) } : {}),
+      verdicts: verdicts.list(judgment.verdicts.map(({ evidence: _evidence, ...verdict }) => verdict)),
+      linked: noLinkedWallets,
     }
     evidence.set(index, judgment.verdicts.map((verdict) => verdict.evidence))
     if (judgment.stamps) stamps.set(vote.voter, compactStamps(judgment.stamps))

@@ -7,7 +7,7 @@ import { getAddress } from 'viem'
 import { describe, expect, test } from 'vitest'
 import { auditVoterLine, createByteSlabs, createEvidencePacker, createVerdictTable } from '../../src/audit/lines.js'
 import { runAudit, type AuditJudgment } from '../../src/audit/run.js'
-import type { AuditRun } from '../../src/audit/types.js'
+import type { AuditRun, AuditVoter } from '../../src/audit/types.js'
 import { stringifyJson } from '../../src/utils/json.js'
 
 const at = (n: number) => getAddress(`0x${n.toString(16).padStart(40, '0')}`)
@@ -100,6 +100,45 @@ describe('compact lines', () => {
     expect(result.voters[0]!.verdicts[0]).toBe(result.voters[2]!.verdicts[0])
     expect(result.voters[0]!.verdicts[0]).toEqual({ source: 'human-id', via: 'chain', credential: 'gov-id', valid: false, reason: 'none', expiresAt: null })
     expect(auditVoterLine(result, 1)).toEqual({ ...result.voters[1], verdicts: [JSON.parse(stringifyJson(none(2)))] })
+  })
+
+  test('a voter’s list of verdicts and Passport line are one shared object with every voter’s that reads the same; no links is one empty list', async () => {
+    const votes = [1, 2, 3].map((n) => ({ voter: at(n), choice: 1, votingPower: n }))
+    const none = (n: number): AuditJudgment['verdicts'][number] => ({ source: 'human-id', via: 'chain', credential: 'gov-id', valid: false, reason: 'none', expiresAt: null, evidence: chainEvidence(n) })
+    const phone: AuditJudgment['verdicts'][number] = { source: 'human-id', via: 'chain', credential: 'phone', valid: true, reason: 'valid', expiresAt: 1_800_000_000, evidence: { expiry: 1_800_000_000n } }
+    const passport = (score: number | null) => ({ score, passing: score !== null && score >= 20, threshold: 20, origin: score === null ? ('absent' as const) : ('listing' as const) })
+    const judgments = new Map<string, AuditJudgment>([
+      [votes[0]!.voter.toLowerCase(), { score: 0, eligible: false, method: null, verdicts: [none(1)], passport: passport(null) }],
+      [votes[1]!.voter.toLowerCase(), { score: 0, eligible: false, method: null, verdicts: [none(2)], passport: passport(null) }],
+      [votes[2]!.voter.toLowerCase(), { score: 1, eligible: true, method: 'phone', verdicts: [none(3), phone], passport: passport(25) }],
+    ])
+    const result = await runAudit({ votes, run, judge: async () => judgments })
+    const [first, second, third] = result.voters as [AuditVoter, AuditVoter, AuditVoter]
+    expect(first.verdicts).toBe(second.verdicts)
+    expect(third.verdicts).not.toBe(first.verdicts)
+    expect(third.verdicts[0]).toBe(first.verdicts[0])
+    expect(first.passport).toBe(second.passport)
+    expect(third.passport).toEqual(passport(25))
+    expect(first.linked).toBe(third.linked)
+    expect(first.linked).toEqual([])
+    for (const shared of [first.verdicts, first.passport, first.linked]) expect(Object.isFrozen(shared)).toBe(true)
+    // Each voter's own evidence still comes back with the shared list.
+    expect(auditVoterLine(result, 1).verdicts).toEqual([JSON.parse(stringifyJson(none(2)))])
+    expect(auditVoterLine(result, 2).verdicts).toEqual([JSON.parse(stringifyJson(none(3))), { ...phone, evidence: { expiry: '1800000000' } }])
+  })
+
+  test('a table shares a list of verdicts only with a list of the same verdicts in the same order', () => {
+    const table = createVerdictTable()
+    const a = { source: 'human-id', credential: 'gov-id', valid: false, reason: 'none' } as const
+    const b = { source: 'passport', credential: 'passport', valid: true, reason: 'valid', expiresAt: 1 } as const
+    const list = table.list([a, b])
+    expect(table.list([{ ...a }, { ...b }])).toBe(list)
+    expect(table.list([b, a])).not.toBe(list)
+    expect(table.list([a])).not.toBe(list)
+    expect(table.list([a, { ...b, expiresAt: 2 }])).not.toBe(list)
+    expect(list).toEqual([a, b])
+    expect(table.passport({ score: 1.5, passing: false, threshold: 20, origin: 'listing' })).toBe(table.passport({ score: 1.5, passing: false, threshold: 20, origin: 'listing' }))
+    expect(table.passport({ score: 1.5, passing: false, threshold: 20, origin: 'history' })).not.toBe(table.passport({ score: 1.5, passing: false, threshold: 20, origin: 'listing' }))
   })
 
   test('a table of verdicts shares what reads the same, and only that', () => {
