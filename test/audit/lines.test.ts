@@ -3,11 +3,12 @@
  * is packed apart and comes back exactly as it would have been written (bigints as decimal strings,
  * a missing evidence still missing, a null still null), whatever the order it was packed in.
  */
+import { setFlagsFromString } from 'node:v8'
 import { getAddress } from 'viem'
 import { describe, expect, test } from 'vitest'
 import { auditVoterLine, createByteSlabs, createEvidencePacker, createVerdictTable } from '../../src/audit/lines.js'
 import { runAudit, type AuditJudgment } from '../../src/audit/run.js'
-import type { AuditRun, AuditVoter } from '../../src/audit/types.js'
+import type { AuditRun, AuditSourceVerdict, AuditVoter } from '../../src/audit/types.js'
 import { stringifyJson } from '../../src/utils/json.js'
 
 const at = (n: number) => getAddress(`0x${n.toString(16).padStart(40, '0')}`)
@@ -139,6 +140,37 @@ describe('compact lines', () => {
     expect(list).toEqual([a, b])
     expect(table.passport({ score: 1.5, passing: false, threshold: 20, origin: 'listing' })).toBe(table.passport({ score: 1.5, passing: false, threshold: 20, origin: 'listing' }))
     expect(table.passport({ score: 1.5, passing: false, threshold: 20, origin: 'history' })).not.toBe(table.passport({ score: 1.5, passing: false, threshold: 20, origin: 'listing' }))
+  })
+
+  test('shared verdicts and Passport lines of one set of fields share one V8 shape, whatever shapes they were copied from', () => {
+    // V8's own check of two objects' hidden classes (maps); a frozen copy with a map of its own cost
+    // about 280 bytes a distinct verdict.
+    setFlagsFromString('--allow-natives-syntax')
+    const sameShape = new Function('a', 'b', 'return %HaveSameMap(a, b)') as (a: object, b: object) => boolean
+    const table = createVerdictTable()
+    // Verdicts as the sources make them, of several shapes, each with its evidence taken off.
+    const made = [
+      (n: number) => ({ source: 'passport', via: 'passport-listing', credential: 'passport', valid: false, reason: 'below-threshold', expiresAt: 1_750_000_000 + n, evidence: { n } }),
+      (n: number) => ({ source: 'human-id', via: 'chain', credential: 'gov-id', valid: true, reason: 'valid', expiresAt: 1_760_000_000 + n, evidence: { n } }),
+      (n: number) => ({ source: 'human-id', credential: 'phone', valid: false, reason: 'none', evidence: { n } }),
+      (n: number) => ({ credential: 'biometrics', source: 'human-id', valid: false, reason: 'expired', expiresAt: n, evidence: { n } }),
+      (n: number) => ({ source: 'passport', via: 'passport-history', credential: 'passport', valid: true, reason: 'valid', expiresAt: n, evidence: { n }, extra: true }),
+    ] as ((n: number) => AuditJudgment['verdicts'][number])[]
+    const first: AuditSourceVerdict[] = []
+    const later: AuditSourceVerdict[] = []
+    for (let n = 0; n < 2_000; n++) {
+      const { evidence: _evidence, ...verdict } = made[n % 2]!(n)
+      const interned = table.intern(verdict)
+      if (n < 2) first.push(interned)
+      else later.push(interned)
+      const { evidence: _other, ...other } = made[2 + (n % 3)]!(n)
+      table.intern(other)
+    }
+    expect(later.filter((verdict, index) => !sameShape(verdict, first[index % 2]!))).toEqual([])
+    const passports = Array.from({ length: 500 }, (_, n) => table.passport({ score: n + 0.5, passing: n >= 20, threshold: 20, origin: 'listing' }))
+    table.passport({ score: null, passing: false, threshold: 20, origin: 'absent' })
+    expect(passports.filter((line) => !sameShape(line, passports[0]!))).toEqual([])
+    expect(later.every((verdict) => Object.isFrozen(verdict))).toBe(true)
   })
 
   test('a table of verdicts shares what reads the same, and only that', () => {
