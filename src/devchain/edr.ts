@@ -2,7 +2,7 @@
  * An in-process EVM: an EDR provider (`@nomicfoundation/edr`, the EVM of hardhat) created directly
  * with a minimal configuration, without hardhat's config resolution and provider wrappers. EDR is
  * imported (dynamically) when the first provider is created, never when this module is imported:
- * only the commands that start a chain pay for it. It is an optional peer dependency (about 209 MB
+ * only the commands that start a chain pay for it. It is an optional peer dependency (about 198 MB
  * with its native builds), so a library install does not download it; when it is missing, creating
  * a provider throws an `EvmNotInstalledError` naming the command that installs it.
  *
@@ -52,7 +52,7 @@ export type CreateEdrProviderParameters = {
 /** The package of the EVM, an optional peer dependency: a library install does not download it. */
 export const edrPackage = '@nomicfoundation/edr'
 /** The version this package is built and tested against (package.json's peer and dev dependency). */
-export const edrVersion = '0.12.0-next.23'
+export const edrVersion = '0.13.0'
 
 let edrModule: Promise<typeof Edr> | undefined
 let edrContext: Promise<Edr.EdrContext> | undefined
@@ -115,20 +115,24 @@ export async function createEdrProvider(parameters: CreateEdrProviderParameters)
       code: account.code ? hexToBytes(account.code) : new Uint8Array(),
     })
   }
+  const blockGasLimit = parameters.blockGasLimit ?? 100_000_000n
   const config: Edr.ProviderConfig = {
     allowBlocksWithSameTimestamp: false,
     allowUnlimitedContractSize: false,
     bailOnCallFailure: false,
     bailOnTransactionFailure: false,
-    blockGasLimit: parameters.blockGasLimit ?? 100_000_000n,
     chainId,
     coinbase: hexToBytes('0xc014ba5ec014ba5ec014ba5ec014ba5ec014ba5e'),
+    // A call or transaction without a gas field gets the block's limit (EDR's default is lower: a
+    // reader call planned at 50M gas would run out of gas and be split in half).
+    defaultTransactionGasLimit: blockGasLimit,
     genesisState,
     hardfork: edr.CANCUN,
-    initialDate: BigInt(parameters.genesisTime),
     minGasPrice: 0n,
-    mining: { autoMine: parameters.autoMine ?? true, memPool: { order: edr.MineOrdering.Priority } },
+    mining: { autoMine: parameters.autoMine ?? true, blockGasLimit, memPool: { order: edr.MineOrdering.Priority } },
+    network: { genesisBlockGasLimit: blockGasLimit, genesisBlockTime: BigInt(parameters.genesisTime) },
     networkId: chainId,
+    // No call traces (`includeCallTraces` left at its default, `IncludeTraces.None`), no coverage, no gas report.
     observability: {},
     ownedAccounts: [...(parameters.ownedAccounts ?? [])],
     precompileOverrides: [],
