@@ -15,6 +15,7 @@
  *
  *   npx tsx bench/audit.ts                       # 1,000, 10,000, 50,000 and 100,000 voters
  *   npx tsx bench/audit.ts --sizes 1000,10000    # some of them
+ *   npx tsx bench/audit.ts --sizes 10000 --wallets 100000   # a world larger than the vote
  *
  * BENCH_DEBUG=1 also prints, per size, the requests by kind (JSON-RPC method, HTTP path) and the
  * heap (its sampled peak, and what stays after a full GC); BENCH_NODE_FLAGS passes flags to the
@@ -117,10 +118,12 @@ if (mode === '--world') {
   }
   const sizes = (option('--sizes') ?? '1000,10000,50000,100000').split(',').map(Number)
   const linked = process.argv.includes('--linked-wallets')
+  // The world's size: as many wallets as voters (at least 400) unless given.
+  const worldWallets = option('--wallets') === undefined ? undefined : Number(option('--wallets'))
   const rows: string[] = []
   for (const voters of sizes) {
     const dir = mkdtempSync(join(tmpdir(), `personhood-bench-audit-${voters}-`))
-    const wallets = Math.max(voters, 400)
+    const wallets = worldWallets ?? Math.max(voters, 400)
     const server = spawn(process.execPath, ['--import', 'tsx', self, '--world', dir, String(wallets), String(voters)], { stdio: ['ignore', 'pipe', 'inherit'] })
     try {
       const line = await new Promise<string>((resolve, reject) => {
