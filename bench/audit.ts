@@ -131,6 +131,13 @@ if (mode === '--world') {
         server.once('exit', (code) => reject(new Error(`the world of ${wallets} wallets exited with ${code}`)))
       })
       const world = JSON.parse(line) as World
+      try {
+        // The world's process once up (the reference server and the local chain, before any read).
+        const status = readFileSync(`/proc/${server.pid}/status`, 'utf8')
+        console.error(`world process of ${wallets} wallets: ${Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024)} MB when up`)
+      } catch {
+        // Not Linux: no /proc.
+      }
       const text = execFileSync(process.execPath, [...(process.env.BENCH_DEBUG ? ['--expose-gc'] : []), ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', self, '--audit', dir, linked ? 'linked' : 'no', line], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })
       const measured = JSON.parse(text) as Measured
       rows.push(
