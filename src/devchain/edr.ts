@@ -7,12 +7,12 @@
  * a provider throws an `EvmNotInstalledError` naming the command that installs it.
  *
  * What EDR costs, and what is turned off: EDR 0.13.0 records call traces only when asked
- * (`observability.includeCallTraces`, default `IncludeTraces.None`); 0.12 ran every call under a
- * trace collector that recorded every EVM step (about 1,000 entries for one `getSBT` inside
- * `aggregate3`), hundreds of MB for one reader call near the 50M-gas cap, held until V8 collected
- * the response (the provider then forced garbage collections). This provider asks for no traces, no
- * code coverage and no gas report; the logger and the contract decoder (Solidity stack traces) only
- * act on failures and console.log.
+ * (`observability.includeCallTraces`, default `IncludeTraces.None`, which this provider sets); 0.12
+ * ran every call under a trace collector that recorded every EVM step (about 1,000 entries for one
+ * `getSBT` inside `aggregate3`), hundreds of MB for one reader call near the 50M-gas cap, held until
+ * V8 collected the response (the provider then forced garbage collections). This provider asks for
+ * no traces, no code coverage and no gas report; the logger and the contract decoder (Solidity
+ * stack traces) only act on failures and console.log.
  */
 import type * as Edr from '@nomicfoundation/edr'
 import { hexToBytes, type Address, type Hex } from 'viem'
@@ -132,8 +132,9 @@ export async function createEdrProvider(parameters: CreateEdrProviderParameters)
     mining: { autoMine: parameters.autoMine ?? true, blockGasLimit, memPool: { order: edr.MineOrdering.Priority } },
     network: { genesisBlockGasLimit: blockGasLimit, genesisBlockTime: BigInt(parameters.genesisTime) },
     networkId: chainId,
-    // No call traces (`includeCallTraces` left at its default, `IncludeTraces.None`), no coverage, no gas report.
-    observability: {},
+    // No call traces (EDR's default, said here so that a release that changes it does not bring
+    // them back: they cost gigabytes on a large read), no code coverage, no gas report.
+    observability: { includeCallTraces: edr.IncludeTraces.None },
     ownedAccounts: [...(parameters.ownedAccounts ?? [])],
     precompileOverrides: [],
   }
