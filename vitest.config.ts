@@ -16,9 +16,9 @@ export default defineConfig({
     pool: 'forks',
     // The allocator of the in-process EVM (EDR's mimalloc, which reads these when a test first loads
     // EDR): return freed memory to the system at once, and no transparent huge pages. With EDR 0.13.0
-    // (no step traces) a 2,000-voter Human ID read with every credential still peaks lower with them:
-    // 588 MB against 773 MB at EDR's defaults (bench/edr-read-memory.ts). See docs/benchmarks.md,
-    // "The test suite".
+    // (no step traces) two 2,000-voter Human ID reads with every credential still peak lower with
+    // them: 588-632 MB against 686-839 MB at EDR's defaults (bench/edr-read-memory.ts). See
+    // docs/benchmarks.md, "Where the memory goes".
     env: { MIMALLOC_PURGE_DELAY: '0', MIMALLOC_ALLOW_LARGE_OS_PAGES: '0', MIMALLOC_RESET_DECOMMITS: '1', MIMALLOC_ABANDONED_RECLAIM_ON_FREE: '1' },
     // A temp folder per run; the run fails when a test leaves anything in it (or in .tmp/).
     globalSetup: ['./test/helpers/temp-guard.ts'],
