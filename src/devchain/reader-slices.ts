@@ -1,7 +1,7 @@
 /**
  * The local chain's answer to a large call of the human-id deployless reader, computed in slices.
  * One EDR call's memory grows with the call: with EDR 0.13.0 (no call traces) two 2,000-voter reads
- * with every credential, three reader calls up to 50M gas, peaked at 1,239-1,554 MB in a fresh
+ * with every credential (three reader calls each, up to 50M gas) peaked at 1,239-1,554 MB in a fresh
  * process run whole and at 588-839 MB in slices (bench/edr-read-memory.ts, 2026-11-28; with EDR
  * 0.12, which traced every EVM step, one such call grew the process by 4.4 GB).
  * The local chain runs such a call as consecutive calls over parts of its voters, each planned at
