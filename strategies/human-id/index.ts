@@ -8,7 +8,7 @@ import {
 import { attestationsToConfirm } from './clean-hands-index';
 import { hubAddresses } from './hub';
 import { readChunk, readFirst, snapshotTime } from './hub-read';
-import { matchCredentials } from './match';
+import { credentialsMatch } from './credentials-match';
 import {
   planReaderChunks,
   readerBlock,
@@ -201,19 +201,12 @@ export async function verifyHumans(
         const { valid, reason } = 'verdict' in judged ? judged.verdict : judged;
         verdicts[credential] = { valid, reason };
       }
-      const ordered = credentials.map(c => [c, verdicts[c]] as const);
       out[voter] = {
-        verified: matchCredentials({
-          verdicts: ordered.map(([credential, { valid }]) => ({
-            address: voter,
-            credential,
-            valid,
-            expiresAt: null
-          })),
-          credentials,
+        verified: credentialsMatch(
+          credentials.map(c => verdicts[c].valid),
           match
-        }).valid,
-        credentials: Object.fromEntries(ordered),
+        ),
+        credentials: verdicts,
         onchainPassport:
           read.onchainPassport && readerPassportAnswer(read.onchainPassport)
       };
