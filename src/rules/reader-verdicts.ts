@@ -1,7 +1,6 @@
 /**
- * The reader's answer for one voter judged: the steps both forms take from the reader's records to
- * a credential's verdict. An answer the rules cannot judge comes back as a `problem` (its
- * sentence), which the caller throws in its own error type.
+ * A voter's credentials judged from the reader's answer, step by step. What the answer cannot tell
+ * comes back as a `problem` (its sentence), which the caller throws in its own error type.
  */
 import { checkOnchainCleanHandsAttestation } from './clean-hands.js';
 import { indexRowCandidate, judgeCleanHandsChecks } from './clean-hands-index.js';
@@ -34,9 +33,8 @@ function judgeSbt(
     issuer
   });
   if (verdict.status === 'classified') return verdict;
-  let details = `it needs the block timestamp`;
-  if (verdict.status === 'inconsistent') details = verdict.details;
-  if (verdict.status === 'needs-owners') details = 'it needs sbtOwners';
+  // The reader reads sbtOwners whenever getSBT reverts, and gives the time.
+  const details = 'details' in verdict ? verdict.details : verdict.status;
   return {
     problem: `The Human ID Hub contradicts itself on the ${circuit} SBT: ${details}`
   };
