@@ -203,15 +203,8 @@ export function joinReaderHalves(
     };
   };
   const [a, b] = [cut(halves[0], answers[0]), cut(halves[1], answers[1])];
-  return (
-    answers[0].slice(0, head) +
-    a.records +
-    b.records +
-    a.pairs +
-    b.pairs +
-    a.passports +
-    b.passports
-  );
+  const parts = ['records', 'pairs', 'passports'] as const;
+  return answers[0].slice(0, head) + parts.map(k => a[k] + b[k]).join('');
 }
 
 /** What the reader is asked besides the voters. */
