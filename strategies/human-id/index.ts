@@ -6,9 +6,9 @@ import {
   signProtocolAddress
 } from './clean-hands';
 import { attestationsToConfirm } from './clean-hands-index';
+import { credentialsMatch } from './credentials-match';
 import { hubAddresses } from './hub';
 import { readChunk, readFirst, snapshotTime } from './hub-read';
-import { credentialsMatch } from './credentials-match';
 import {
   planReaderChunks,
   readerBlock,
