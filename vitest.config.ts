@@ -15,11 +15,10 @@ export default defineConfig({
     hookTimeout: 300_000,
     pool: 'forks',
     // The allocator of the in-process EVM (EDR's mimalloc, which reads these when a test first loads
-    // EDR): return freed memory to the system at once, and no transparent huge pages. EDR records
-    // every EVM step of a call (about 150-200 bytes a step; 1.4 GB for one 50M-gas Human ID reader
-    // call of 2,000 voters), and by default much of it stays resident after the call (lazily freed
-    // or in huge pages): test/score-api-host/parity.test.ts peaked at 8,110 MB, 4,463 MB with these.
-    // See docs/benchmarks.md, "The test suite".
+    // EDR): return freed memory to the system at once, and no transparent huge pages. With EDR 0.13.0
+    // (no step traces) two 2,000-voter Human ID reads with every credential still peak lower with
+    // them: 588-632 MB against 686-839 MB at EDR's defaults (bench/edr-read-memory.ts). See
+    // docs/benchmarks.md, "Where the memory goes".
     env: { MIMALLOC_PURGE_DELAY: '0', MIMALLOC_ALLOW_LARGE_OS_PAGES: '0', MIMALLOC_RESET_DECOMMITS: '1', MIMALLOC_ABANDONED_RECLAIM_ON_FREE: '1' },
     // A temp folder per run; the run fails when a test leaves anything in it (or in .tmp/).
     globalSetup: ['./test/helpers/temp-guard.ts'],

@@ -15,6 +15,7 @@
  *
  *   npx tsx bench/audit.ts                       # 1,000, 10,000, 50,000 and 100,000 voters
  *   npx tsx bench/audit.ts --sizes 1000,10000    # some of them
+ *   npx tsx bench/audit.ts --sizes 10000 --wallets 100000   # a world larger than the vote
  *
  * BENCH_DEBUG=1 also prints, per size, the requests by kind (JSON-RPC method, HTTP path) and the
  * heap (its sampled peak, and what stays after a full GC); BENCH_NODE_FLAGS passes flags to the
@@ -123,10 +124,12 @@ if (mode === '--world') {
   }
   const sizes = (option('--sizes') ?? '1000,10000,50000,100000').split(',').map(Number)
   const linked = process.argv.includes('--linked-wallets')
+  // The world's size: as many wallets as voters (at least 400) unless given.
+  const worldWallets = option('--wallets') === undefined ? undefined : Number(option('--wallets'))
   const rows: string[] = []
   for (const voters of sizes) {
     const dir = mkdtempSync(join(tmpdir(), `personhood-bench-audit-${voters}-`))
-    const wallets = Math.max(voters, 400)
+    const wallets = worldWallets ?? Math.max(voters, 400)
     const server = spawn(process.execPath, ['--import', 'tsx', self, '--world', dir, String(wallets), String(voters)], { stdio: ['ignore', 'pipe', 'inherit'] })
     try {
       const line = await new Promise<string>((resolve, reject) => {
@@ -134,6 +137,13 @@ if (mode === '--world') {
         server.once('exit', (code) => reject(new Error(`the world of ${wallets} wallets exited with ${code}`)))
       })
       const world = JSON.parse(line) as World
+      try {
+        // The world's process once up (the reference server and the local chain, before any read).
+        const status = readFileSync(`/proc/${server.pid}/status`, 'utf8')
+        console.error(`world process of ${wallets} wallets: ${Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024)} MB when up`)
+      } catch {
+        // Not Linux: no /proc.
+      }
       const text = execFileSync(process.execPath, [...(process.env.BENCH_DEBUG ? ['--expose-gc'] : []), ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', self, '--audit', dir, linked ? 'linked' : 'no', line], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })
       const measured = JSON.parse(text) as Measured
       rows.push(

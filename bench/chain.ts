@@ -238,8 +238,7 @@ async function startEdrNode(): Promise<BenchNode> {
     const chain = await TestChain.attach(node.provider)
     const served = { ...createClient(node.url), server: node as CountingServer }
     const settings = [...nodeProcessFlags, ...Object.entries(nodeProcessEnvironment).map(([key, value]) => `${key}=${value}`)]
-    const hardhatVersion = (require('hardhat/package.json') as { version: string }).version
-    const edrMain = createRequire(require.resolve('hardhat/package.json')).resolve('@nomicfoundation/edr')
+    const edrMain = require.resolve('@nomicfoundation/edr')
     const edrVersion = (JSON.parse(readFileSync(join(dirname(edrMain), 'package.json'), 'utf8')) as { version: string }).version
     return {
       name: 'edr',
@@ -247,7 +246,7 @@ async function startEdrNode(): Promise<BenchNode> {
       direct: served,
       counted: served,
       describe: () =>
-        `a local EDR node (\`@nomicfoundation/edr\` ${edrVersion}, the EVM of hardhat ${hardhatVersion}, created directly with a minimal configuration: \`createEdrProvider\` in src/devchain/edr.ts) running in a Node process of its own (test/chain/node-process.ts: ${settings.map((setting) => `\`${setting}\``).join(', ')})`,
+        `a local EDR node (\`@nomicfoundation/edr\` ${edrVersion}, the EVM of hardhat, created directly with a minimal configuration: \`createEdrProvider\` in src/devchain/edr.ts) running in a Node process of its own (test/chain/node-process.ts: ${settings.map((setting) => `\`${setting}\``).join(', ')})`,
       close: () => node.close(),
     }
   } catch (error) {

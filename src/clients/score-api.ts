@@ -12,7 +12,8 @@ import { z } from 'zod'
 import { HttpRequestError, ResponseValidationError, type ResponseValidationErrorType, type ValidationIssue } from '../errors/http.js'
 import { InvalidParameterError, type InvalidParameterErrorType } from '../errors/input.js'
 import { createTransport, type RequestErrorType, type Transport, type TransportOptions } from '../http/transport.js'
-import { ConflictingRowsError, uniqueScoresByAddress } from '../rules/rows.js'
+import { uniqueScoresByAddress } from '../rules/inner-scores.js'
+import { ConflictingRowsError } from '../rules/rows.js'
 import { checkBaseUrl, createApiKeyTransport } from './shared.js'
 
 /** score-api's `MAX_STRATEGIES`: most strategies in one request. */
@@ -100,7 +101,7 @@ export function createScoreApiClient(parameters: CreateScoreApiClientParameters)
 /**
  * Asks score-api for `strategies`' scores of `addresses` and checks the answer: one map per
  * strategy, every key a requested address, every value a finite number, and an address under
- * several casings only with one score (src/rules/rows.ts: two scores for one address are an error).
+ * several casings only with one score (src/rules/inner-scores.ts's uniqueScoresByAddress: two scores for one address are an error).
  *
  * @throws {InvalidParameterError} for more than {@link scoreApiMaxStrategies} strategies or none.
  * @throws {ResponseValidationError} when the answer is not score-api's shape (an address with two

@@ -2,18 +2,18 @@
  * An in-process EVM: an EDR provider (`@nomicfoundation/edr`, the EVM of hardhat) created directly
  * with a minimal configuration, without hardhat's config resolution and provider wrappers. EDR is
  * imported (dynamically) when the first provider is created, never when this module is imported:
- * only the commands that start a chain pay for it. It is an optional peer dependency (about 209 MB
+ * only the commands that start a chain pay for it. It is an optional peer dependency (about 198 MB
  * with its native builds), so a library install does not download it; when it is missing, creating
  * a provider throws an `EvmNotInstalledError` naming the command that installs it.
  *
- * What EDR costs, and what can be turned off: nothing in its configuration turns off its per-step
- * trace. Every call runs under an observer whose trace collector records every EVM step (about
- * 1,000 entries for one `getSBT` inside `aggregate3`); `observability` only adds code coverage and
- * gas reports on top, and the logger and the contract decoder (Solidity stack traces) only act on
- * failures and console.log. This provider leaves all of those out.
+ * What EDR costs, and what is turned off: EDR 0.13.0 records call traces only when asked
+ * (`observability.includeCallTraces`, default `IncludeTraces.None`, which this provider sets); 0.12
+ * ran every call under a trace collector that recorded every EVM step (about 1,000 entries for one
+ * `getSBT` inside `aggregate3`), hundreds of MB for one reader call near the 50M-gas cap, held until
+ * V8 collected the response (the provider then forced garbage collections). This provider asks for
+ * no traces, no code coverage and no gas report; the logger and the contract decoder (Solidity
+ * stack traces) only act on failures and console.log.
  */
-import { setFlagsFromString } from 'node:v8'
-import { runInNewContext } from 'node:vm'
 import type * as Edr from '@nomicfoundation/edr'
 import { hexToBytes, type Address, type Hex } from 'viem'
 import type { Eip1193ProviderLike } from '../chain/provider.js'
@@ -52,7 +52,7 @@ export type CreateEdrProviderParameters = {
 /** The package of the EVM, an optional peer dependency: a library install does not download it. */
 export const edrPackage = '@nomicfoundation/edr'
 /** The version this package is built and tested against (package.json's peer and dev dependency). */
-export const edrVersion = '0.12.0-next.23'
+export const edrVersion = '0.13.0'
 
 let edrModule: Promise<typeof Edr> | undefined
 let edrContext: Promise<Edr.EdrContext> | undefined
@@ -115,87 +115,42 @@ export async function createEdrProvider(parameters: CreateEdrProviderParameters)
       code: account.code ? hexToBytes(account.code) : new Uint8Array(),
     })
   }
+  const blockGasLimit = parameters.blockGasLimit ?? 100_000_000n
   const config: Edr.ProviderConfig = {
     allowBlocksWithSameTimestamp: false,
     allowUnlimitedContractSize: false,
     bailOnCallFailure: false,
     bailOnTransactionFailure: false,
-    blockGasLimit: parameters.blockGasLimit ?? 100_000_000n,
     chainId,
     coinbase: hexToBytes('0xc014ba5ec014ba5ec014ba5ec014ba5ec014ba5e'),
+    // A call or transaction without a gas field gets the block's limit (EDR's default is lower: a
+    // reader call planned at 50M gas would run out of gas and be split in half).
+    defaultTransactionGasLimit: blockGasLimit,
     genesisState,
     hardfork: edr.CANCUN,
-    initialDate: BigInt(parameters.genesisTime),
     minGasPrice: 0n,
-    mining: { autoMine: parameters.autoMine ?? true, memPool: { order: edr.MineOrdering.Priority } },
+    mining: { autoMine: parameters.autoMine ?? true, blockGasLimit, memPool: { order: edr.MineOrdering.Priority } },
+    network: { genesisBlockGasLimit: blockGasLimit, genesisBlockTime: BigInt(parameters.genesisTime) },
     networkId: chainId,
-    observability: {},
+    // No call traces (EDR's default, said here so that a release that changes it does not bring
+    // them back: they cost gigabytes on a large read), no code coverage, no gas report.
+    observability: { includeCallTraces: edr.IncludeTraces.None },
     ownedAccounts: [...(parameters.ownedAccounts ?? [])],
     precompileOverrides: [],
   }
   const logger: Edr.LoggerConfig = { enable: false, decodeConsoleLogInputsCallback: () => [], printLineCallback: () => {} }
   const provider = await context.createProvider(edr.L1_CHAIN_TYPE, config, logger, { subscriptionCallback: () => {} }, new edr.ContractDecoder())
   let id = 0
-  const collect = collector()
-  // Wall time during which at least one request was inside EDR, since the last collection.
-  let inFlight = 0
-  let busySince = 0
-  let busyMs = 0
-  let sinceFullMs = 0
-  const handle = async (method: string, params: unknown) => {
-    const response = await provider.handleRequest(JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params: params ?? [] }))
-    const body = (typeof response.data === 'string' ? JSON.parse(response.data) : response.data) as {
-      result?: unknown
-      error?: { code: number; message: string; data?: unknown }
-    }
-    if (body.error) throw new ProviderRpcError(body.error.message, body.error.code, body.error.data)
-    return body.result
-  }
   return {
     async request({ method, params }) {
-      if (inFlight++ === 0) busySince = performance.now()
-      try {
-        return await handle(method, params)
-      } finally {
-        if (--inFlight === 0) busyMs += performance.now() - busySince
-        // The response (and its trace) is unreachable once this call returns: collect it then.
-        if (collect && busyMs >= collectEveryBusyMs) {
-          busyMs = 0
-          const full = (sinceFullMs += collectEveryBusyMs) >= fullCollectionEveryBusyMs
-          if (full) sinceFullMs = 0
-          setImmediate(() => collect(full))
-        }
+      const response = await provider.handleRequest(JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params: params ?? [] }))
+      const body = (typeof response.data === 'string' ? JSON.parse(response.data) : response.data) as {
+        result?: unknown
+        error?: { code: number; message: string; data?: unknown }
       }
+      if (body.error) throw new ProviderRpcError(body.error.message, body.error.code, body.error.data)
+      return body.result
     },
   }
 }
 
-/**
- * EDR time between two garbage collections. EDR keeps a trace of every EVM step of a call in the
- * response object until V8 collects it: for a reader call of tens of millions of gas, hundreds of
- * MB that V8 does not see, so it rarely collects them, and a process serving a few such calls grew
- * past 20 GB. A collection of the young generation (where a response lives until it is collected:
- * it costs the young objects alive, not the heap) once EDR has been busy for 25 ms since the last,
- * and a full one every 2 s of EDR time (for a response that outlived its young generation), free
- * them; the tests' chain process does the same with full collections.
- */
-const collectEveryBusyMs = 25
-const fullCollectionEveryBusyMs = 2_000
-
-type Collect = (full: boolean) => void
-
-/** V8's garbage collection: `gc` when Node runs with --expose-gc, else exposed now; undefined if neither works. */
-function collector(): Collect | undefined {
-  let gc = (globalThis as { gc?: unknown }).gc
-  if (typeof gc !== 'function') {
-    try {
-      setFlagsFromString('--expose-gc')
-      gc = runInNewContext('gc') as unknown
-    } catch {
-      return undefined
-    }
-  }
-  if (typeof gc !== 'function') return undefined
-  const run = gc as (options?: { type: 'major' | 'minor' }) => void
-  return (full) => run(full ? { type: 'major' } : { type: 'minor' })
-}

@@ -216,7 +216,7 @@ export async function startLocalChain(parameters: StartLocalChainParameters): Pr
       }
       const synced = await sync()
       if (method === 'eth_call' && Array.isArray(params) && typeof params[0] === 'object' && params[0] !== null) {
-        // A large reader call runs in slices (reader-slices.ts): one call near the 50M cap grew the process by 4.4 GB.
+        // A large reader call runs in slices (reader-slices.ts): a read in slices peaks at half the memory of one whole.
         // A call at the latest block reads every slice at the block it was asked at: another request
         // may mine a block while the slices run.
         const [call, tag, ...rest] = params as [Record<string, unknown>, unknown, ...unknown[]]

@@ -1,13 +1,13 @@
 /**
  * The local chain's answer to a large call of the human-id deployless reader, computed in slices.
- * EDR records every EVM step of a call until the call's response is collected (nothing turns it
- * off, see edr.ts), and its allocator keeps the pages: one reader call planned near geth's 50M-gas
- * cap grew the process by 4.4 GB while it ran, and `serve --chain` peaked over 6 GB answering a
- * 10,000-voter read.
+ * One EDR call's memory grows with the call: with EDR 0.13.0 (no call traces) two 2,000-voter reads
+ * with every credential (three reader calls each, up to 50M gas) peaked at 1,239-1,554 MB in a fresh
+ * process run whole and at 588-839 MB in slices (bench/edr-read-memory.ts, 2026-11-28; with EDR
+ * 0.12, which traced every EVM step, one such call grew the process by 4.4 GB).
  * The local chain runs such a call as consecutive calls over parts of its voters, each planned at
  * most {@link localReaderSliceGas}, and joins their answers as the reader's client joins the halves
  * of a chunk that ran over a node's cap (`halveReaderChunk`, `joinReaderHalves` of the reader's
- * protocol): the same bytes as the whole call, an eighth of the trace at a time. Any other call, a
+ * protocol): the same bytes as the whole call, an eighth of the call at a time. Any other call, a
  * reader call within the slice, and one the reader's client never sends (attestations out of their
  * voters' order, a voter named twice), runs as it was sent. A slice that fails fails the whole call.
  */
@@ -27,8 +27,8 @@ import {
 
 /**
  * Planned gas of one slice of a reader call on the local chain: about an eighth of a call near the
- * 50M cap (each eighth with the call's own 200,000: 6.5M), so one EDR call's trace is an eighth of a
- * full call's (a 10,000-wallet world's 10,000-voter audit peaked at 2,453 MB, 6,434 MB unsliced).
+ * 50M cap (each eighth with the call's own 200,000: 6.5M), so one EDR call is an eighth of a full
+ * call (figures in the module's comment).
  */
 export const localReaderSliceGas = 6_500_000
 
@@ -112,10 +112,7 @@ export async function callReaderInSlices(call: unknown, run: (data: Hex) => Prom
   const encode = (part: ReaderChunk) => `${readerCode}${encodeAbiParameters(argTypes, readerValues(layout, ask, part) as never).slice(2)}` as Hex
   const answer = async (part: ReaderChunk): Promise<Hex> => {
     if (part.gas <= localReaderSliceGas || part.voters.length < 2) {
-      const answered = await run(encode(part))
-      // A turn of the event loop: the collection the EDR provider scheduled runs before the next slice.
-      await new Promise((resolve) => setImmediate(resolve))
-      return answered
+      return run(encode(part))
     }
     const halves = halveReaderChunk(layout, part)
     const first = await answer(halves[0])

@@ -81,7 +81,7 @@ export class LocalChainError extends BaseError {
 export type LocalChainErrorType = LocalChainError & { name: 'LocalChainError' }
 
 /**
- * The local chain's EVM (`@nomicfoundation/edr`, about 209 MB with its native builds) is not
+ * The local chain's EVM (`@nomicfoundation/edr`, about 198 MB with its native builds) is not
  * installed. It is an optional peer dependency: `npm install personhood` does not download it, and
  * only the local chain (`serve --chain`, `demo`, `personhood/devchain`) needs it. `installCommand`
  * is the one command that adds it to a project.
@@ -99,7 +99,7 @@ export class EvmNotInstalledError extends LocalChainError {
         shortMessage: `The local chain needs its EVM, the package ${parameters.packageName}, which is not installed.`,
         details:
           parameters.details ??
-          `It is an optional peer dependency (about 209 MB), so installing personhood does not download it. In your project run: ${installCommand}. With npx, run the command with both packages: npx -p personhood -p ${parameters.packageName}@${parameters.packageVersion} personhood demo`,
+          `It is an optional peer dependency (about 198 MB), so installing personhood does not download it. In your project run: ${installCommand}. With npx, run the command with both packages: npx -p personhood -p ${parameters.packageName}@${parameters.packageVersion} personhood demo`,
       },
       'EVM_NOT_INSTALLED',
     )

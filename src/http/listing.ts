@@ -5,7 +5,8 @@
  * with it, and `verify/attestation-lookup` reads a listing it is handed.
  */
 import { uniqueIndexRows } from '../rules/clean-hands-index.js'
-import { ConflictingRowsError, listedRowCount } from '../rules/rows.js'
+import { listedRowCount } from '../rules/listed-rows.js'
+import { ConflictingRowsError } from '../rules/rows.js'
 import { PaginationLimitError, ResponseValidationError } from '../errors/index.js'
 import { isMalformedAttestationRow } from '../schemas/attestation.js'
 import { parsePositiveInteger } from '../utils/parse.js'
@@ -112,7 +113,7 @@ export async function collectAttestationListing<row>(
     pages.flatMap((page) => page.items),
     url,
   )
-  // A row listed again on its own page counts in the total (rules/rows.ts's listedRowCount); one
+  // A row listed again on its own page counts in the total (rules/listed-rows.ts's listedRowCount); one
   // listed again on another page is a shift, and a shift may have dropped a row.
   const listed = listedRowCount(pages.map((page) => page.items), listedAttestationId)
   if (first.total !== undefined && listed < first.total) {

@@ -1,7 +1,4 @@
-/**
- * Clean hands (Human ID's sanctions screening, a Sign Protocol attestation on Optimism): the rule on
- * one index row and on the attestation as the chain holds it at a block.
- */
+/** Clean hands (a Sign Protocol attestation on Optimism): the rule on an index row and on chain. */
 
 /** A 0x-prefixed hex string (an address, a bytes32). */
 type HexString = `0x${string}`;
@@ -49,17 +46,11 @@ export type CleanHandsRuleOptions = {
   attester?: string | undefined;
   /** The index schema id, compared exactly; default {@link cleanHandsSchemaId}. */
   schemaId?: string | undefined;
-  /**
-   * `index` (default): the row's `revoked` flag counts. `onchain`: it is not read, because a
-   * verification at a past block judges revocation on chain at that block instead.
-   */
+  /** `index` (default): the row's `revoked` counts; `onchain`: judged on chain at the block. */
   revocation?: 'index' | 'onchain' | undefined;
 };
 
-/**
- * Reads a row's `validUntil` as whole Unix seconds: an integer number, a bigint, or a string of
- * decimal digits. Anything else is undefined, and the row does not count.
- */
+/** A row's `validUntil` in Unix seconds: an integer, a bigint or decimal digits; else undefined. */
 export function parseValidUntil(value: unknown): bigint | undefined {
   if (typeof value === 'bigint') return value;
   // Any integer number is exact enough: precision is lost only above 2^53.
@@ -78,10 +69,9 @@ function isMalformedRow(row: unknown): boolean {
 }
 
 /**
- * The clean-hands rule on one index row, naming the first check it fails: schema (exact, so
- * `onchain_evm_10_0x80` fails), attester (case-insensitive), receiver (`isReceiver === true`),
- * revocation (`revoked === false`), then `validUntil > now`. A row that cannot be read (not an
- * object, or marked `malformed` with its `issues`) is `malformed`.
+ * The rule on one index row, naming the first check it fails: schema (exact), attester (any case),
+ * `isReceiver === true`, `revoked === false`, then `validUntil > now`. A row that cannot be read
+ * (not an object, or marked `malformed` with its `issues`) is `malformed`.
  */
 export function checkCleanHandsRow(
   row: unknown,
@@ -156,9 +146,8 @@ export type CheckOnchainCleanHandsParameters = {
 };
 
 /**
- * Checks a clean-hands attestation as Sign Protocol holds it at a block: it exists, schema id,
- * authorized attester (case-insensitive), not revoked, `validUntil > blockTimestamp`, and
- * `recipients[0]` decodes to the address (case-insensitive).
+ * An attestation as Sign Protocol holds it at a block: it exists, schema id, attester (any case),
+ * not revoked, `validUntil > blockTimestamp`, `recipients[0]` decodes to the address (any case).
  */
 export function checkOnchainCleanHandsAttestation(
   parameters: CheckOnchainCleanHandsParameters

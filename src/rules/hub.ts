@@ -1,6 +1,4 @@
-/**
- * Human ID's hubs and their chains' exact clocks (OP Stack), and which hub block a snapshot reads.
- */
+/** Human ID's hubs, their chains' exact clocks (OP Stack), and which hub block a snapshot reads. */
 
 /** A 0x-prefixed hex string (an address, a bytes32). */
 type HexString = `0x${string}`;
@@ -12,11 +10,9 @@ export const hubAddresses: Readonly<Record<'10' | '84532', HexString>> = {
 };
 
 /**
- * The hub chains' clocks: OP Stack chains make one block every `seconds`
- * exactly (a protocol rule: a block's time is its parent's plus the block
- * time), so from `block` on, block n is at `timestamp + (n - block) * seconds`.
- * Optimism: Bedrock, block 105,235,063 at 1686068903 (2023-06-06T16:28:23Z).
- * Base Sepolia: block 0 at 1695768288 (2023-09-26T22:44:48Z).
+ * The hub chains' clocks: an OP Stack block's time is its parent's plus `seconds` (a protocol
+ * rule), so block n is at `timestamp + (n - block) * seconds`. Optimism: Bedrock's first block
+ * (2023-06-06T16:28:23Z); Base Sepolia: block 0 (2023-09-26T22:44:48Z).
  */
 export type HubClock = { block: number; timestamp: number; seconds: number };
 export const hubClocks: Readonly<Record<'10' | '84532', HubClock>> = {
@@ -30,11 +26,7 @@ function hubClock(network: string): HubClock | undefined {
     : undefined;
 }
 
-/**
- * The last block at or before `timestamp` (Unix seconds) on an exact clock:
- * undefined before the clock's anchor. A block read there must sit where the
- * clock says ({@link isLastOnClock}).
- */
+/** The last block at or before `timestamp` on an exact clock; undefined before its anchor. */
 export function clockBlockAt(
   clock: HubClock,
   timestamp: number
@@ -48,9 +40,8 @@ export function clockBlockAt(
 }
 
 /**
- * Whether a block, as read (`number`, `timestamp`), is the last one at or
- * before `at` on an exact clock: where the clock puts it, and within one block
- * time of `at`. False tells that the chain left its clock.
+ * Whether a block as read is the last at or before `at` on an exact clock: where the clock puts
+ * it, within one block time of `at`. False: the chain left its clock.
  */
 export function isLastOnClock(
   clock: HubClock,

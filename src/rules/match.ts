@@ -1,4 +1,5 @@
 /** Matching one address's credentials: any or all of them, with the expiry that holds. */
+import { credentialsMatch } from './credentials-match.js';
 import { RuleParameterError } from './errors.js';
 
 /** The parts of a verdict the match reads. */
@@ -71,6 +72,7 @@ export function matchCredentials<V extends VerdictLike>(parameters: {
   const address = sameAddress(verdicts);
   const held: V[] = [];
   const failing: V[] = [];
+  const holds: boolean[] = [];
   for (const credential of Array.from(new Set(credentials))) {
     const mine = verdicts.filter(verdict => verdict.credential === credential);
     if (mine.length === 0) {
@@ -82,8 +84,9 @@ export function matchCredentials<V extends VerdictLike>(parameters: {
     const valid = mine.find(verdict => verdict.valid);
     if (valid) held.push(valid);
     else failing.push(...mine);
+    holds.push(valid !== undefined);
   }
-  const valid = match === 'any' ? held.length > 0 : failing.length === 0;
+  const valid = credentialsMatch(holds, match);
   if (!valid) {
     return { address, valid, match, verdicts: failing, expiresAt: null };
   }

@@ -1,7 +1,4 @@
-/**
- * Human ID SBTs: circuits, issuers, action id, permanent stores, and the rule on one SBT and one
- * credential.
- */
+/** Human ID SBTs: circuits, issuers, stores, and the rule on an SBT and a credential. */
 
 /** A 0x-prefixed hex string (an address, a bytes32). */
 type HexString = `0x${string}`;
@@ -29,10 +26,7 @@ export const circuitIds: Readonly<Record<RuleCircuit, HexString>> = {
     '0x14c3513390f8a03993c848621b1840d58c27fd50bbddba73265e22d17b0b747e'
 };
 
-/**
- * The issuer `publicValues[4]` must equal, per circuit, compared as integers: the phone issuer is
- * 31 bytes long, so as a 32-byte hex string it would not compare.
- */
+/** The issuer `publicValues[4]` must equal, as integers (the phone issuer has 31 bytes). */
 export const issuers: Readonly<Record<RuleIssuerCircuit, bigint>> = {
   'gov-id': 0x03fae82f38bf01d9799d57fdda64fad4ac44e4c2c2f16c5bf8e1873d0a3e1993n,
   phone: 0x40b8810cbaed9647b54d18cc98b720e1e8876be5d8e7089d3c079fc61c30a4n,
@@ -77,10 +71,7 @@ export type ClassifySbtParameters = {
   getSBT: SbtCallResult;
   /** What `sbtOwners(id)` answered at the same block; needed when `getSBT` reverted. */
   sbtOwners?: SbtOwnersState | undefined;
-  /**
-   * The block's timestamp (Unix seconds). May be left out while only `getSBT` has been read:
-   * `getSBT` itself reverts when `expiry < block.timestamp`.
-   */
+  /** Unix seconds; may be left out while only `getSBT` (which reverts when expired) is read. */
   blockTimestamp?: bigint | undefined;
   /** The action id `publicValues[2]` must equal. */
   actionId: bigint;
@@ -89,9 +80,9 @@ export type ClassifySbtParameters = {
 };
 
 /**
- * The verdict on one SBT: `classified` with a reason (and the expiry when valid); `needs-owners`
- * when `getSBT` reverted; `needs-timestamp` when only the block's timestamp can tell expired from
- * inconsistent; `inconsistent` when the reads contradict each other (fail loudly, never guess).
+ * `classified` with a reason (the expiry when valid); `needs-owners` when `getSBT` reverted;
+ * `needs-timestamp` when only the block's time tells expired from inconsistent; `inconsistent`
+ * when the reads contradict each other (fail loudly, never guess).
  */
 export type SbtClassification =
   | { status: 'classified'; reason: 'valid'; expiresAt: bigint }
@@ -101,14 +92,10 @@ export type SbtClassification =
   | { status: 'inconsistent'; details: string };
 
 /**
- * Classifies one SBT read at a block.
- * - `getSBT` succeeded: revoked, then expired (`expiry < blockTimestamp`, when given), then
- *   `publicValues[4] == issuer`, `publicValues[2] == actionId`; otherwise valid until `expiry`.
- *   A missing public value never matches. `publicValues[1]` is no condition: Human ID's checks
- *   never read it, and what it holds is documented only for gov-id.
- * - `getSBT` reverted: `sbtOwners` decides: revoked; expiry 0 is none; `expiry < blockTimestamp`
- *   is expired; a live, unrevoked SBT is inconsistent.
- * - When both reads are given they must agree on expiry and revocation.
+ * One SBT read at a block. `getSBT` answered: revoked, expired (`expiry < blockTimestamp`), then
+ * `publicValues[4] == issuer`, `[2] == actionId` (a missing value never matches; Human ID never
+ * reads `[1]`); else valid until `expiry`. `getSBT` reverted: by `sbtOwners`, revoked, none
+ * (expiry 0), expired, else inconsistent. Both reads must agree on expiry and revocation.
  */
 export function classifySbt(
   parameters: ClassifySbtParameters
@@ -172,9 +159,8 @@ export type JudgeHumanIdCredentialParameters = {
 };
 
 /**
- * Judges one Human ID credential: its own SBT; else (gov-id) the zk-passport SBT; else a
- * permanent-store entry. Not valid: the primary SBT's reason, unless it has none and the
- * zk-passport SBT says more.
+ * One credential: its own SBT; else (gov-id) the zk-passport SBT; else a permanent-store entry.
+ * Not valid: the primary SBT's reason, unless it is none and the zk-passport SBT says more.
  */
 export function judgeHumanIdCredential(
   parameters: JudgeHumanIdCredentialParameters

@@ -12,7 +12,8 @@ import type { Address } from 'viem'
 import { AuthenticationError, HttpRequestError, NotFoundError, PermissionDeniedError } from '../errors/http.js'
 import { PassportHistoryDeniedError, StrategySourceError } from '../errors/strategy.js'
 import { mapWithConcurrency } from '../http/concurrency.js'
-import { ConflictingRowsError, listedRowCount, uniqueRowsByAddress } from '../rules/rows.js'
+import { listedRowCount } from '../rules/listed-rows.js'
+import { ConflictingRowsError, uniqueRowsByAddress } from '../rules/rows.js'
 import type { V2Score } from '../schemas/passport.js'
 import type { RegistryScore } from '../schemas/registry.js'
 import { checksumAddress, isValidAddress } from '../utils/address.js'
@@ -219,7 +220,7 @@ export async function readPassportScoresAt(parameters: ReadPassportScoresAtParam
             rows.set(key, row)
           }
         }
-        // Rows a page lists again, identical, count in the total (rules/rows.ts's listedRowCount); a
+        // Rows a page lists again, identical, count in the total (rules/listed-rows.ts's listedRowCount); a
         // row repeated on another page is a shift, refused above.
         const listed = listedRowCount([first.items, ...rest.map((page) => page.items)], (row) => row.address.toLowerCase())
         if (listed < first.count) {

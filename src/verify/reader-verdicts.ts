@@ -14,7 +14,8 @@ import { chainReadError, collectErrorMessages, toChainReadError, type ChainError
 import type { MalformedAttestationRow } from '../schemas/attestation.js'
 import { createCleanHandsRowCheck, type CleanHandsRow } from './clean-hands.js'
 import { checkChain, checkNetwork } from './credentials/parse.js'
-import { attestationsToConfirm, indexRowCandidate, judgeCleanHandsChecks, type CleanHandsCheck } from '../rules/clean-hands-index.js'
+import { attestationsToConfirm } from '../rules/clean-hands-index.js'
+import { judgeReaderCleanHands, judgeReaderCredential } from '../rules/reader-verdicts.js'
 import type { CredentialReason } from './credentials/types.js'
 import {
   halveReaderChunk,
@@ -22,12 +23,9 @@ import {
   planReaderChunk,
   planReaderChunks,
   readerArgs,
-  readerAttestationReads,
   readerBlock,
   readerCode,
   readerLimits,
-  readerSbtReads,
-  readerStore,
   readerValues,
   readerVoters,
   type ReaderAsk,
@@ -36,8 +34,8 @@ import {
   type ReaderSbt,
   type ReaderVoter,
 } from '../rules/reader.js'
-import * as cleanHandsRules from '../rules/clean-hands.js'
-import * as sbtRules from '../rules/sbt.js'
+import type * as cleanHandsRules from '../rules/clean-hands.js'
+import type * as sbtRules from '../rules/sbt.js'
 import { toVerdictExpiry, type ChainVerdictEvidence, type HumanIdVerdict, type ReaderAttestationEvidence, type ReaderEvidence } from './verdict.js'
 
 /** The block the reader ran at, as it returned it. */
@@ -247,18 +245,10 @@ function errorContext(judge: Judge, address: Address): ChainErrorContext {
   return { blockNumber: judge.block.number, addresses: [address], chainId: judge.block.chainId, call: `the Human ID reader at ${judge.network.contracts.hub}` }
 }
 
-/** One SBT: its reads as the rule takes them, classified; an SBT the reader skipped or that contradicts itself is an error. */
-function classify(judge: Judge, address: Address, circuit: HumanIdIssuerCircuit, sbt: ReaderSbt, reads: ReaderEvidence[]): sbtRules.SbtVerdict {
-  const expected = { actionId: judge.actionId, issuer: judge.network.issuers[circuit] }
-  const input = readerSbtReads(sbt, judge.block.timestamp, address, expected)
-  if (!input) throw chainReadError(errorContext(judge, address), `The reader skipped the ${circuit} SBT.`)
-  const verdict = sbtRules.classifySbt({ ...input, blockTimestamp: judge.block.timestamp, actionId: expected.actionId, issuer: expected.issuer })
-  if (verdict.status !== 'classified') {
-    const details = verdict.status === 'inconsistent' ? verdict.details : `it needs ${verdict.status === 'needs-owners' ? 'sbtOwners' : 'the block timestamp'}`
-    throw chainReadError(errorContext(judge, address), `The Human ID Hub contradicts itself on the ${circuit} SBT: ${details}`)
-  }
+/** The reader's evidence of one SBT record, as the rule classified it. */
+function sbtEvidence(judge: Judge, address: Address, circuit: HumanIdIssuerCircuit, sbt: ReaderSbt, verdict: sbtRules.SbtVerdict): ReaderEvidence {
   const { flags } = sbt
-  reads.push({
+  return {
     kind: 'reader-sbt',
     circuit,
     contract: judge.network.contracts.hub,
@@ -268,67 +258,57 @@ function classify(judge: Judge, address: Address, circuit: HumanIdIssuerCircuit,
     revoked: (flags & 4) !== 0,
     ...(sbt.expiry === undefined ? {} : { expiry: sbt.expiry }),
     ...(flags & 2 && flags & 16 ? { publicValues: { issuer: (flags & 32) !== 0, actionId: (flags & 64) !== 0, subject: (flags & 128) !== 0 } } : {}),
-    expected,
+    expected: { actionId: judge.actionId, issuer: judge.network.issuers[circuit] },
     reason: verdict.reason,
-  })
-  return verdict
+  }
 }
 
-/** gov-id, phone or biometrics: the SBT; else (gov-id) the zk-passport SBT; else the permanent store. */
+/** gov-id, phone or biometrics, judged by the rule (src/rules/reader-verdicts.ts), with the evidence of each step it took. */
 function judgeSbtCredential(judge: Judge, read: ReaderVoter, credential: Exclude<HumanCredential, 'clean-hands'>): HumanIdVerdict {
   const address = read.voter as Address
   const records = read.credentials[credential]
   if (!records) throw new Error(`internal: the reader's answer has no ${credential} record`)
-  const reads: ReaderEvidence[] = []
-  const primary = classify(judge, address, credential, records.primary, reads)
-  const passport = primary.reason !== 'valid' && records.passport ? classify(judge, address, 'zk-passport', records.passport, reads) : undefined
-  const store = credential === 'gov-id' ? judge.network.contracts.govIdLegacyStore : credential === 'phone' ? judge.network.contracts.phoneLegacyStore : undefined
-  let legacy: boolean | undefined
-  if (store && !judge.network.sandbox && primary.reason !== 'valid' && passport?.reason !== 'valid') {
-    legacy = readerStore(records.primary)
-    if (legacy === undefined) throw chainReadError(errorContext(judge, address), `The reader skipped the permanent ${credential} store ${store}.`)
-    reads.push({ kind: 'legacy-store', contract: store, call: 'isUniqueForAction', user: address, actionId: judge.actionId, isUnique: legacy })
-  }
-  return verdictOf(judge, address, credential, sbtRules.judgeHumanIdCredential({ primary, passport, legacy }), reads)
+  const { network, actionId, block } = judge
+  const store = credential === 'gov-id' ? network.contracts.govIdLegacyStore : credential === 'phone' ? network.contracts.phoneLegacyStore : undefined
+  const judged = judgeReaderCredential({ records, credential, at: block.timestamp, voter: address, actionId, issuers: network.issuers, store: !network.sandbox && store })
+  if ('problem' in judged) throw chainReadError(errorContext(judge, address), judged.problem)
+  const reads = [sbtEvidence(judge, address, credential, records.primary, judged.primary)]
+  if (judged.passport) reads.push(sbtEvidence(judge, address, 'zk-passport', records.passport!, judged.passport))
+  if (judged.legacy !== undefined) reads.push({ kind: 'legacy-store', contract: store!, call: 'isUniqueForAction', user: address, actionId, isUnique: judged.legacy })
+  return verdictOf(judge, address, credential, judged.verdict, reads)
 }
 
-/** Clean hands: each row by the index rule, then on chain; the rule (src/rules/clean-hands-index.ts) picks the reason. */
+/** Clean hands, judged by the rule (src/rules/reader-verdicts.ts), with each row and attestation it read as evidence. */
 function judgeCleanHands(judge: Judge, read: ReaderVoter, rows: readonly (CleanHandsRow | MalformedAttestationRow)[], lookup: 'address' | 'listing'): HumanIdVerdict {
   const address = read.voter as Address
   const { cleanHands, contracts } = judge.network
+  const expected = { schemaId: cleanHands.schemaId, attester: cleanHands.attester }
+  const judged = judgeReaderCleanHands({ rows, checkRow: judge.checkRow, attestations: read.attestations, at: judge.block.timestamp, voter: address, expected })
+  if ('problem' in judged) throw chainReadError(errorContext(judge, address), judged.problem)
   const reads: ReaderEvidence[] = [{ kind: 'attestation-index', address, rowCount: rows.length, lookup }]
-  const checks = rows.map((row): CleanHandsCheck => {
-    const checked = judge.checkRow(row)
-    const rawId = checked === 'malformed' ? undefined : (row as CleanHandsRow).attestationId
-    const { reason: rowReason, attestationId } = indexRowCandidate(checked, rawId)
-    const entry: ReaderAttestationEvidence = { kind: 'reader-attestation', attestationId: rawId, row, rowReason }
+  judged.checks.forEach((check, index) => {
+    const row = rows[index]!
+    const attestationId = check.checked === 'malformed' ? undefined : (row as CleanHandsRow).attestationId
+    const entry: ReaderAttestationEvidence = { kind: 'reader-attestation', attestationId, row, rowReason: check.row }
     reads.push(entry)
-    if (attestationId === undefined) return { row: rowReason }
-    const found = read.attestations.get(attestationId)
-    if (!found) throw chainReadError(errorContext(judge, address), `The reader skipped attestation ${attestationId}.`)
-    const input = readerAttestationReads(found, judge.block.timestamp, address, { schemaId: cleanHands.schemaId, attester: cleanHands.attester })
-    if (!input) throw chainReadError(errorContext(judge, address), `Attestation ${attestationId}: recipients[0] is not an ABI string.`)
-    const onchain = cleanHandsRules.checkOnchainCleanHandsAttestation({ ...input, schemaId: cleanHands.schemaId, attester: cleanHands.attester })
-    const { flags } = found
+    if (check.attestationId === undefined || check.onchain === undefined) return
+    const { flags, validUntil } = read.attestations.get(check.attestationId)!
     entry.onchain = {
       contract: contracts.signProtocol ?? zeroAddress,
       call: 'getAttestation',
-      attestationId,
+      attestationId: check.attestationId,
       exists: (flags & 1) !== 0,
       schemaId: (flags & 2) !== 0,
       attester: (flags & 4) !== 0,
       revoked: (flags & 8) !== 0,
-      ...(found.validUntil === undefined ? {} : { validUntil: found.validUntil }),
+      ...(validUntil === undefined ? {} : { validUntil }),
       recipient: (flags & 32) !== 0,
       ...(flags & 128 ? { reverted: true as const } : {}),
-      reason: onchain,
+      reason: check.onchain,
     }
-    return { row: rowReason, onchain, validUntil: input.attestation.validUntil }
   })
-  const { valid, reason, expiresAt } = judgeCleanHandsChecks(checks)
-  return verdictOf(judge, address, 'clean-hands', { valid, reason, expiresAt }, reads)
+  return verdictOf(judge, address, 'clean-hands', judged, reads)
 }
-
 
 /** Voters one reader call holds within its limits (src/rules/reader.ts's plan) when none has an attestation to read. */
 export function readerVotersPerCall(layout: ReaderLayout): number {

@@ -2,14 +2,40 @@
 // by `npm run strategies:rules`: change the source, not this copy.
 
 /**
- * human-gated: an inner strategy's answer read as one score per voter. A voter the answer leaves
- * out counts 0 (score-api's convention); one address under several casings must carry one score
- * (rows.ts's rule); a score that is not a finite number is named, never counted.
- *
- * It imports only other rules: `npm run strategies:rules` copies it verbatim into each score-api
- * folder that uses it. Written in score-api's prettier style; compiles under TypeScript 4.7.
+ * An inner strategy's answer read as one score per voter. A voter the answer leaves out counts 0
+ * (score-api's convention); one address under several casings must carry one score (rows.ts's
+ * rule); a score that is not a finite number is named, never counted.
  */
-import { uniqueScoresByAddress } from './rows';
+import { ConflictingRowsError } from './rows';
+
+/**
+ * A source's scores by address (an inner strategy's answer, say), keyed by the lower-cased
+ * address: the same address under several casings must carry the same score, else a
+ * {@link ConflictingRowsError}.
+ */
+export function uniqueScoresByAddress(
+  scores: Readonly<Record<string, number>>,
+  source: string
+): Map<string, number> {
+  const unique = new Map<string, number>();
+  const named = new Map<string, string>();
+  for (const address of Object.keys(scores)) {
+    const key = address.toLowerCase();
+    const score = scores[address] as number;
+    const seen = unique.get(key);
+    if (seen === undefined) {
+      unique.set(key, score);
+      named.set(key, address);
+    } else if (seen !== score) {
+      throw new ConflictingRowsError(
+        source,
+        named.get(key) as string,
+        `${seen} under ${named.get(key)} and ${score} under ${address}.`
+      );
+    }
+  }
+  return unique;
+}
 
 /** What {@link readInnerScores} answers. */
 export type InnerScores = {

@@ -1,22 +1,16 @@
 import {
   checkCleanHandsRow,
-  checkOnchainCleanHandsAttestation,
   cleanHandsAttester,
-  cleanHandsOnchainSchemaId,
   cleanHandsSchemaId
 } from './clean-hands';
 import {
-  CleanHandsCheck,
-  indexRowCandidate,
   indexRowsByVoter,
   isIndexRow,
-  judgeCleanHandsChecks,
   listingPageOrder,
   mergeIndexListing,
   recipientListingProblem,
   uniqueIndexRows
 } from './clean-hands-index';
-import { readerAttestationReads } from './reader';
 import { customFetch } from '../../utils';
 
 const INDEX_URL = 'https://mainnet-rpc.sign.global';
@@ -136,31 +130,4 @@ export function checkRow(row: unknown, now: bigint) {
   if (!isIndexRow(row)) return 'malformed';
   const indexed = { ...row, isReceiver: true };
   return checkCleanHandsRow(indexed, { now, revocation: 'onchain' });
-}
-
-// The clean-hands verdict: each row by the index's rule, then on chain.
-export function judgeCleanHands(voter, rows: unknown[], onchain, at: bigint) {
-  const checks = rows.map((row: any): CleanHandsCheck => {
-    const { reason, attestationId: id } = indexRowCandidate(
-      checkRow(row, at),
-      row?.attestationId
-    );
-    if (id === undefined) return { row: reason };
-    const read = onchain(id);
-    if (read === undefined) {
-      throw new Error(`human-id: the reader skipped ${id}`);
-    }
-    const reads = readerAttestationReads(read, at, voter, {
-      schemaId: cleanHandsOnchainSchemaId,
-      attester: cleanHandsAttester
-    });
-    if (!reads) {
-      throw new Error(
-        `human-id: attestation ${id}: recipients[0] is not an ABI string`
-      );
-    }
-    return { row: reason, onchain: checkOnchainCleanHandsAttestation(reads) };
-  });
-  const { valid, reason } = judgeCleanHandsChecks(checks);
-  return { valid, reason };
 }

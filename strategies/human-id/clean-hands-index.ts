@@ -1,23 +1,13 @@
 // Generated from personhood src/rules/clean-hands-index.ts
 // by `npm run strategies:rules`: change the source, not this copy.
 
-/**
- * Clean hands through the attestation index: a listed row, the attestation it names, each voter's
- * rows, a kept listing taking in new rows, and the reason a voter gets from all of its rows.
- */
+/** Clean hands through the attestation index: its rows, its listing, and a voter's reason. */
 import { cleanHandsRowRank } from './clean-hands';
 import { rowFingerprint, uniqueRowsByAddress } from './rows';
 
-// The rule's reasons, named here (score-api's lint forbids type-only imports).
+// The rules' reasons, named here (score-api's lint forbids type-only imports).
 type CleanHandsRowReason = keyof typeof cleanHandsRowRank;
-type OnchainCleanHandsReason =
-  | 'valid'
-  | 'none'
-  | 'wrong-schema'
-  | 'wrong-attester'
-  | 'revoked'
-  | 'expired'
-  | 'wrong-recipient';
+type OnchainCleanHandsReason = keyof typeof onchainCleanHandsRank;
 
 /** A row of the index's listing by schema and attester. */
 export type IndexRow = {
@@ -60,10 +50,7 @@ export function parseAttestationId(value: unknown): bigint | undefined {
   return parsed === undefined || parsed >= 2n ** 64n ? undefined : parsed;
 }
 
-/**
- * A row after the row rule: a row that passes but names no usable attestation id cannot be
- * confirmed on chain, so it is `malformed`; one that passes names the attestation to read.
- */
+/** A row that passes the row rule names the attestation to read, else it is `malformed`. */
 export function indexRowCandidate(
   reason: CleanHandsRowReason,
   attestationId: unknown
@@ -101,9 +88,8 @@ const idOf = (row: unknown) =>
 const idKey = (row: unknown) => String(idOf(row)).toLowerCase();
 
 /**
- * The listed rows once each, by attestation id (rows.ts's rule: the same row twice, re-cased or
- * not, collapses; two different rows under one id throw a ConflictingRowsError). Rows without an
- * id are kept as listed (each is judged malformed).
+ * The rows once each by attestation id, by rows.ts's rule (two different rows under one id throw);
+ * rows without an id are kept as listed (each is judged malformed).
  */
 export function uniqueIndexRows<R>(rows: readonly R[], source: string): R[] {
   const named = rows.filter(row => text(idOf(row)));
@@ -166,9 +152,8 @@ export function recipientFilterProblem(
 }
 
 /**
- * Why a listing asked for `recipient` (its first page: `total`, `pages`, `rows`) is not read on
- * (undefined: it is read whole): a row of another address (the filter ignored), or more pages
- * than one address may take.
+ * Why a listing asked for `recipient` (its first page) is not read on, else undefined: a row of
+ * another address (the filter ignored), or more pages than one address may take.
  */
 export function recipientListingProblem(
   recipient: string,
@@ -181,9 +166,8 @@ export function recipientListingProblem(
 }
 
 /**
- * The order in which to read a listing's pages to find new rows when the index documents no
- * order: from both ends inwards (1, last, 2, last - 1, ...), so that new rows listed first or last
- * come in one read, and shuffled ones in at most every page.
+ * The order to read a listing's pages in to find new rows (the index documents no order): from
+ * both ends inwards (1, last, 2, ...), so that rows new first or last come in one read.
  */
 export function listingPageOrder(pages: number): number[] {
   const order: number[] = [];
@@ -227,9 +211,7 @@ export type CleanHandsCheck = {
 };
 
 /** How far a check got: the row rule's ranks, then the on-chain reasons above them. */
-export const onchainCleanHandsRank: Readonly<
-  Record<OnchainCleanHandsReason, number>
-> = {
+export const onchainCleanHandsRank = {
   none: 7,
   'wrong-schema': 8,
   'wrong-attester': 9,

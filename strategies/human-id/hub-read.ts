@@ -7,11 +7,8 @@ import {
   readerBlock,
   ReaderChunk,
   readerCode,
-  ReaderSbt,
-  readerSbtReads,
   readerValues
 } from './reader';
-import { classifySbt, issuers } from './sbt';
 import { getSnapshots } from '../../utils';
 
 // The snapshot's time by network and block: a past block's time does not
@@ -127,26 +124,6 @@ export async function readFirst(
     if (failure) err.message += ` (at the clock's block: ${failure})`;
     throw err;
   }
-}
-
-export function judgeSbt(sbt: ReaderSbt, at: bigint, voter, circuit, actionId) {
-  const issuer = BigInt(issuers[circuit]);
-  const reads = readerSbtReads(sbt, at, voter, { actionId, issuer });
-  if (!reads) {
-    throw new Error(`human-id: the reader skipped ${circuit} of ${voter}`);
-  }
-  const verdict = classifySbt({
-    ...reads,
-    blockTimestamp: at,
-    actionId,
-    issuer
-  });
-  if (verdict.status !== 'classified') {
-    throw new Error(
-      `human-id: the Human ID hub contradicts itself on ${circuit} of ${voter}`
-    );
-  }
-  return verdict;
 }
 
 // The reader's view of the hub chain: its provider and network, and what to ask.

@@ -1,31 +1,28 @@
 import { getAddress } from '@ethersproject/address';
-import { checkRow, cleanHandsRows, judgeCleanHands } from './attestation-index';
+import { checkRow, cleanHandsRows } from './attestation-index';
 import {
   cleanHandsAttester,
   cleanHandsOnchainSchemaId,
   signProtocolAddress
 } from './clean-hands';
 import { attestationsToConfirm } from './clean-hands-index';
+import { credentialsMatch } from './credentials-match';
 import { hubAddresses } from './hub';
-import { judgeSbt, readChunk, readFirst, snapshotTime } from './hub-read';
-import { matchCredentials } from './match';
+import { readChunk, readFirst, snapshotTime } from './hub-read';
 import {
   planReaderChunks,
   readerBlock,
   ReaderChunk,
   readerLimits,
   readerPassportAnswer,
-  readerStore,
   readerVoters,
   readerZeroAddress
 } from './reader';
 import {
-  circuitIds,
-  defaultActionId,
-  issuers,
-  judgeHumanIdCredential,
-  permanentStores
-} from './sbt';
+  judgeReaderCleanHands,
+  judgeReaderCredential
+} from './reader-verdicts';
+import { circuitIds, defaultActionId, issuers, permanentStores } from './sbt';
 import { getProvider } from '../../utils';
 
 export { snapshotTime } from './hub-read';
@@ -175,50 +172,41 @@ export async function verifyHumans(
     for (const read of readerVoters(layout, chunks[index], data)) {
       const { voter } = read;
       const verdicts: Record<string, CredentialVerdict> = {};
-      for (const circuit of sbts) {
-        const { primary: sbt, passport } = read.credentials[circuit];
-        const primary = judgeSbt(sbt, timestamp, voter, circuit, actionId);
-        let zk;
-        if (passport && primary.reason !== 'valid') {
-          zk = judgeSbt(passport, timestamp, voter, 'zk-passport', actionId);
+      for (const credential of credentials) {
+        const judged =
+          credential === 'clean-hands'
+            ? judgeReaderCleanHands({
+                rows: rows[voter.toLowerCase()] ?? [],
+                checkRow: row => checkRow(row, timestamp),
+                attestations: read.attestations,
+                at: timestamp,
+                voter,
+                expected: {
+                  schemaId: cleanHandsOnchainSchemaId,
+                  attester: cleanHandsAttester
+                }
+              })
+            : judgeReaderCredential({
+                records: read.credentials[credential],
+                credential,
+                at: timestamp,
+                voter,
+                actionId,
+                issuers,
+                store: !sandbox && permanentStores[credential]
+              });
+        if ('problem' in judged) {
+          throw new Error(`human-id: ${voter}: ${judged.problem}`);
         }
-        const store =
-          !sandbox &&
-          permanentStores[circuit] &&
-          primary.reason !== 'valid' &&
-          zk?.reason !== 'valid';
-        const legacy = store ? readerStore(sbt) : undefined;
-        if (store && legacy === undefined) {
-          throw new Error(`human-id: the reader skipped the store of ${voter}`);
-        }
-        const verdict = judgeHumanIdCredential({
-          primary,
-          passport: zk,
-          legacy
-        });
-        verdicts[circuit] = { valid: verdict.valid, reason: verdict.reason };
+        const { valid, reason } = 'verdict' in judged ? judged.verdict : judged;
+        verdicts[credential] = { valid, reason };
       }
-      if (credentials.includes('clean-hands')) {
-        verdicts['clean-hands'] = judgeCleanHands(
-          voter,
-          rows[voter.toLowerCase()] ?? [],
-          id => read.attestations.get(id),
-          timestamp
-        );
-      }
-      const ordered = credentials.map(c => [c, verdicts[c]] as const);
       out[voter] = {
-        verified: matchCredentials({
-          verdicts: ordered.map(([credential, { valid }]) => ({
-            address: voter,
-            credential,
-            valid,
-            expiresAt: null
-          })),
-          credentials,
+        verified: credentialsMatch(
+          credentials.map(c => verdicts[c].valid),
           match
-        }).valid,
-        credentials: Object.fromEntries(ordered),
+        ),
+        credentials: verdicts,
         onchainPassport:
           read.onchainPassport && readerPassportAnswer(read.onchainPassport)
       };

@@ -62,12 +62,7 @@ export const readerLimits = {
  * per attestation. Chunks are planned near the cap: a chunk of dearer voters can run over it and
  * is then read again in two halves ({@link halveReaderChunk}).
  */
-export const readerGas: Readonly<
-  Record<
-    ReaderCredential | 'attestation' | 'expiry' | 'validUntil' | 'passport',
-    number
-  >
-> = {
+export const readerGas = {
   'gov-id': 28000,
   phone: 20500,
   biometrics: 19000,
@@ -208,15 +203,8 @@ export function joinReaderHalves(
     };
   };
   const [a, b] = [cut(halves[0], answers[0]), cut(halves[1], answers[1])];
-  return (
-    answers[0].slice(0, head) +
-    a.records +
-    b.records +
-    a.pairs +
-    b.pairs +
-    a.passports +
-    b.passports
-  );
+  const parts = ['records', 'pairs', 'passports'] as const;
+  return answers[0].slice(0, head) + parts.map(k => a[k] + b[k]).join('');
 }
 
 /** What the reader is asked besides the voters. */
@@ -409,19 +397,7 @@ export function readerSbtReads(
   at: bigint,
   voter: string,
   expected: { actionId: bigint; issuer: bigint }
-):
-  | {
-      getSBT:
-        | {
-            status: 'success';
-            expiry: bigint;
-            publicValues: bigint[];
-            revoked: boolean;
-          }
-        | { status: 'reverted' };
-      sbtOwners?: { expiry: bigint; revoked: boolean };
-    }
-  | undefined {
+) {
   const { flags } = sbt;
   if (!(flags & 1)) return undefined;
   const revoked = (flags & 4) !== 0;
@@ -439,12 +415,12 @@ export function readerSbtReads(
           ]
         : [];
     const expiry = sbt.expiry ?? standIn;
-    return {
-      getSBT: { status: 'success', expiry, publicValues: values, revoked }
-    };
+    const getSBT = { status: 'success' as const, expiry, revoked };
+    return { getSBT: { ...getSBT, publicValues: values } };
   }
   const expiry = sbt.expiry ?? (flags & 16 ? 0n : standIn);
-  return { getSBT: { status: 'reverted' }, sbtOwners: { expiry, revoked } };
+  const getSBT = { status: 'reverted' as const };
+  return { getSBT, sbtOwners: { expiry, revoked } };
 }
 
 /**
@@ -459,21 +435,7 @@ export function readerAttestationReads(
   at: bigint,
   voter: string,
   expected: { schemaId: bigint; attester: string }
-):
-  | {
-      attestation: {
-        schemaId: bigint;
-        attestTimestamp: bigint;
-        attester: string;
-        validUntil: bigint;
-        revoked: boolean;
-        recipients: string[];
-      };
-      address: string;
-      blockTimestamp: bigint;
-      decodeRecipient: () => string | undefined;
-    }
-  | undefined {
+) {
   const { flags } = attestation;
   // getAttestation reverted: Sign Protocol holds no such attestation at the
   // block, which the rule reads as none (the other attestations still count).

@@ -4,9 +4,6 @@
  * (precompiled, src/devchain/artifacts.ts) are placed at the Optimism addresses with
  * `hardhat_setCode`, or deployed at fresh addresses for a test chain that passes its own constants;
  * test-only contracts come from test/contracts/. Multicall3 always sits at its canonical address.
- *
- * EDR keeps a trace of every EVM step of a call until V8 collects the response object; see
- * `node-process.ts` for how the benchmark's node keeps that from dominating.
  */
 import {
   createPublicClient,

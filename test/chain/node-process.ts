@@ -3,14 +3,13 @@
  * child process of its own (`startNodeProcess`, as a developer runs a local node) or in the calling
  * process (`serveEdrNode`).
  *
- * EDR keeps a trace of every EVM step of a call (it cannot be turned off, see harness.ts) in the
- * response object until V8 collects that object. For one 500-call `aggregate3` the trace has about
- * 500,000 entries (on the order of 100 MB) that V8 does not see, so it rarely collects them: the
- * process grows by that much per request and the kernel zeroes fresh pages each time, which
- * measured as most of the node's time. So the node runs a garbage collection after answering once
- * its requests have kept EDR busy for 25 ms since the last one (after every large multicall; every
- * few hundred single calls), and EDR's allocator (mimalloc) keeps freed memory mapped for reuse
- * (`MIMALLOC_PURGE_DELAY=-1`, `MIMALLOC_RESERVE_OS_MEMORY`; read when EDR loads).
+ * The node runs a garbage collection after answering once its requests have kept EDR busy for 25 ms
+ * since the last one, and EDR's allocator (mimalloc) keeps freed memory mapped for reuse
+ * (`MIMALLOC_PURGE_DELAY=-1`, `MIMALLOC_RESERVE_OS_MEMORY`; read when EDR loads). Both were set for
+ * EDR 0.12, which kept a trace of every EVM step of a call (about 100 MB for one 500-call
+ * `aggregate3`) in the response until V8 collected it, so the process grew per request and the
+ * kernel zeroed fresh pages each time. EDR 0.13.0 keeps no trace (see src/devchain/edr.ts); the
+ * settings are kept so that bench/chain.ts measures the node as its published figures did.
  */
 import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'

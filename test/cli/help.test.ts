@@ -34,7 +34,7 @@ describe('every command’s --help', () => {
 
   test('demo and serve list exit 4 for a missing EVM, demo exit 3 for a wrong input, each as exit-codes.ts numbers them', () => {
     const listed = (name: string) => [...helpOf(name).matchAll(/^ {2}(\d) {2}/gm)].map((match) => Number(match[1]))
-    const evmMissing = exitCodeFor(new EvmNotInstalledError({ packageName: '@nomicfoundation/edr', packageVersion: '0.12.0-next.23' }))
+    const evmMissing = exitCodeFor(new EvmNotInstalledError({ packageName: '@nomicfoundation/edr', packageVersion: '0.13.0' }))
     const portTaken = exitCodeFor(new LocalChainError({ shortMessage: 'The local chain could not start: port 8545 is taken.' }))
     expect(evmMissing).toBe(4)
     expect(portTaken).toBe(4)

@@ -36,11 +36,11 @@ describe('the EVM package', () => {
     expect(error).toBeInstanceOf(LocalChainError)
     const missing = error as EvmNotInstalledError
     expect(missing.code).toBe('EVM_NOT_INSTALLED')
-    expect(missing.installCommand).toBe('npm install @nomicfoundation/edr@0.12.0-next.23')
+    expect(missing.installCommand).toBe('npm install @nomicfoundation/edr@0.13.0')
     expect(missing.message).toMatchInlineSnapshot(`
       "The local chain needs its EVM, the package @nomicfoundation/edr, which is not installed.
 
-      Details: It is an optional peer dependency (about 209 MB), so installing personhood does not download it. In your project run: npm install @nomicfoundation/edr@0.12.0-next.23. With npx, run the command with both packages: npx -p personhood -p @nomicfoundation/edr@0.12.0-next.23 personhood demo
+      Details: It is an optional peer dependency (about 198 MB), so installing personhood does not download it. In your project run: npm install @nomicfoundation/edr@0.13.0. With npx, run the command with both packages: npx -p personhood -p @nomicfoundation/edr@0.13.0 personhood demo
       Docs: https://github.com/personhood-dao/personhood/blob/main/docs/errors.md#evm-not-installed
       Version: personhood@0.1.0"
     `)

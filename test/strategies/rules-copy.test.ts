@@ -33,9 +33,9 @@ describe('the copies of the ground floor (src/rules/)', () => {
   })
 
   it('each folder carries only the topics its code imports, and what those import', () => {
-    expect(topicsOf('strategies/human-id')).toEqual(['clean-hands', 'clean-hands-index', 'errors', 'hub', 'match', 'reader', 'rows', 'sbt'])
+    expect(topicsOf('strategies/human-id')).toEqual(['clean-hands', 'clean-hands-index', 'credentials-match', 'hub', 'reader', 'reader-verdicts', 'rows', 'sbt'])
     expect(topicsOf('strategies/passport-v2')).toEqual(['decimals', 'passport', 'passport-onchain'])
-    expect(topicsOf('strategies/human-verification')).toEqual(['decimals', 'errors', 'fallback', 'match', 'passport', 'passport-onchain'])
+    expect(topicsOf('strategies/human-verification')).toEqual(['credentials-match', 'decimals', 'errors', 'fallback', 'match', 'passport', 'passport-onchain'])
     expect(topicsOf('strategies/human-gated')).toEqual(['errors', 'gate', 'inner-scores', 'rows'])
   })
 
@@ -79,7 +79,7 @@ describe('the copies of the ground floor (src/rules/)', () => {
     writeFileSync(join(dir, 'strategies/no-rules/errors.ts'), `${copyHeader('errors')}stale\n`)
     writeFileSync(join(dir, ruleSource('errors')), `${readFileSync(join(dir, ruleSource('errors')), 'utf8')}\nexport const added = 1;\n`)
     const copies = rulesCopies(dir).filter((path) => path.endsWith('/errors.ts'))
-    expect(copies).toEqual(['strategies/human-gated/errors.ts', 'strategies/human-id/errors.ts', 'strategies/human-verification/errors.ts'])
+    expect(copies).toEqual(['strategies/human-gated/errors.ts', 'strategies/human-verification/errors.ts'])
     expect(findRulesCopyProblems(dir)).toEqual([...copies.map((path) => ({ path, problem: 'differs' })), { path: 'strategies/no-rules/errors.ts', problem: 'unused' }])
     expect(writeRulesCopies(dir)).toEqual(rulesCopies(dir))
     expect(findRulesCopyProblems(dir)).toEqual([])

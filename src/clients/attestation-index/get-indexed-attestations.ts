@@ -1,7 +1,7 @@
 /** E8 of the attestation index, every page: an address's attestations, each once. */
 import { ResponseValidationError } from '../../errors/index.js'
 import { listedAttestationId, uniqueListedRows } from '../../http/listing.js'
-import { listedRowCount } from '../../rules/rows.js'
+import { listedRowCount } from '../../rules/listed-rows.js'
 import { normalizeAddress } from '../../utils/address.js'
 import type { AttestationIndexContext } from './context.js'
 import {
@@ -49,7 +49,7 @@ export async function getIndexedAttestations(
   // Pages that shifted while read list a row twice: it is kept once (a different row under the same
   // id is an error), and counted against the total below.
   const rows = uniqueListedRows(pages.flat(), url)
-  // A row listed again on its own page is counted in the total (rules/rows.ts's listedRowCount);
+  // A row listed again on its own page is counted in the total (rules/listed-rows.ts's listedRowCount);
   // one listed again on another page may stand for a row the shift dropped.
   if (total !== undefined && listedRowCount(pages, listedAttestationId) < total) {
     throw new ResponseValidationError({
