@@ -8,7 +8,7 @@ import { AuditIncompleteError } from '../errors/audit.js'
 import { stringifyJson } from '../utils/json.js'
 import { findLinkedWallets, type StampEntries } from './linked.js'
 import { summarizeAudit } from './summary.js'
-import { auditVoterLine, createEvidencePacker, createVerdictTable } from './lines.js'
+import { auditVoterLine, createEvidencePacker, createVerdictTable, noLinkedWallets } from './lines.js'
 import type { AuditResult, AuditRun, AuditSourceVerdict, AuditVoter, VerificationMethod } from './types.js'
 import type { AuditVote } from './votes.js'
 
@@ -59,26 +59,32 @@ export async function runAudit(parameters: RunAuditParameters): Promise<AuditRes
   const evidence = createEvidencePacker(votes.length)
   const verdicts = createVerdictTable()
   const stamps = new Map<Address, StampEntries>()
-  const judged = parameters.judge({ addresses, onJudged: parameters.onJudged })
-  for await (const batch of Symbol.asyncIterator in judged ? judged : [await judged]) {
-    for (const [key, judgment] of batch) {
-      const index = place.get(key)
-      if (index === undefined) continue
-      const vote = votes[index]!
-      lines[index] = {
-        address: vote.voter,
-        choice: vote.choice,
-        votingPower: vote.votingPower,
-        eligible: judgment.eligible,
-        method: judgment.method,
-        score: judgment.score,
-        ...(judgment.passport ? { passport: judgment.passport } : {}),
-        verdicts: judgment.verdicts.map(({ evidence: _evidence, ...verdict }) => verdicts.intern(verdict)),
-        linked: [],
-      }
-      evidence.set(index, judgment.verdicts.map((verdict) => verdict.evidence))
-      if (judgment.stamps) stamps.set(vote.voter, compactStamps(judgment.stamps))
+  const addLine = (key: string, judgment: AuditJudgment) => {
+    const index = place.get(key)
+    if (index === undefined) return
+    const vote = votes[index]!
+    lines[index] = {
+      address: vote.voter,
+      choice: vote.choice,
+      votingPower: vote.votingPower,
+      eligible: judgment.eligible,
+      method: judgment.method,
+      score: judgment.score,
+      ...(judgment.passport ? { passport: verdicts.passport(judgment.passport) } : {}),
+      verdicts: verdicts.list(judgment.verdicts.map(({ evidence: _evidence, ...verdict }) => verdict)),
+      linked: noLinkedWallets,
     }
+    evidence.set(index, judgment.verdicts.map((verdict) => verdict.evidence))
+    if (judgment.stamps) stamps.set(vote.voter, compactStamps(judgment.stamps))
+  }
+  const judged = parameters.judge({ addresses, onJudged: parameters.onJudged })
+  if (Symbol.asyncIterator in judged) {
+    const batches = judged[Symbol.asyncIterator]()
+    // Each batch taken in a call of its own: a loop here would keep the last batch in this
+    // function's frame while the judge works on the next one.
+    while (await takeBatch(batches, addLine));
+  } else {
+    for (const [key, judgment] of await judged) addLine(key, judgment)
   }
   const missing = addresses.filter((_, index) => lines[index] === undefined)
   if (missing.length) throw new AuditIncompleteError({ addresses: missing, reason: `the judge left ${missing.length} voters unanswered.` })
@@ -88,6 +94,14 @@ export async function runAudit(parameters: RunAuditParameters): Promise<AuditRes
   const summary = summarizeAudit({ voters, choices: run.proposal?.choices ?? run.choices, type: run.proposal?.type ?? run.type, threshold: parameters.threshold })
   const sealed = { run, voters, evidence: evidence.done() }
   return { ...sealed, summary, digest: auditDigest(sealed) }
+}
+
+/** Takes the judge's next batch into the lines; false when there is none. */
+async function takeBatch(batches: AsyncIterator<ReadonlyMap<string, AuditJudgment>>, add: (key: string, judgment: AuditJudgment) => void): Promise<boolean> {
+  const next = await batches.next()
+  if (next.done) return false
+  for (const [key, judgment] of next.value) add(key, judgment)
+  return true
 }
 
 /** What linking reads of a voter's stamps (dedup, expiry, the wallet named), the rest let go. */
