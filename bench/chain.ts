@@ -48,7 +48,7 @@ import { optimismNetwork } from '../src/chain/constants.js'
 import { verifyCredentials } from '../src/verify/credentials/index.js'
 import { anvilVersion, startAnvil } from '../test/chain/anvil-node.js'
 import { TestChain } from '../test/chain/harness.js'
-import { nodeProcessEnvironment, nodeProcessFlags, startNodeProcess } from '../test/chain/node-process.js'
+import { nodeProcessEnvironment, startNodeProcess } from '../test/chain/node-process.js'
 import { startProxyProcess } from '../test/chain/proxy-process.js'
 import type { RpcStats } from '../test/chain/rpc-server.js'
 
@@ -237,7 +237,7 @@ async function startEdrNode(): Promise<BenchNode> {
   try {
     const chain = await TestChain.attach(node.provider)
     const served = { ...createClient(node.url), server: node as CountingServer }
-    const settings = [...nodeProcessFlags, ...Object.entries(nodeProcessEnvironment).map(([key, value]) => `${key}=${value}`)]
+    const settings = [...Object.entries(nodeProcessEnvironment).map(([key, value]) => `${key}=${value}`)]
     const edrMain = require.resolve('@nomicfoundation/edr')
     const edrVersion = (JSON.parse(readFileSync(join(dirname(edrMain), 'package.json'), 'utf8')) as { version: string }).version
     return {

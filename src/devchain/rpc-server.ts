@@ -18,8 +18,6 @@ export type ServeJsonRpcOptions = {
   onCall?: (method: string) => void
   /** Awaited before each HTTP answer is written (an added delay, in benchmarks). */
   beforeAnswer?: () => Promise<void> | void
-  /** Called after each HTTP answer has been written. */
-  onAnswered?: () => void
   /** Extra POST paths answered with JSON (never forwarded, never counted). */
   routes?: Record<string, (body: unknown) => unknown>
 }
@@ -118,7 +116,6 @@ export async function serveJsonRpc(provider: Eip1193ProviderLike, options: Serve
     }
     await options.beforeAnswer?.()
     reply(response, 200, result)
-    options.onAnswered?.()
   }
 
   const server = createServer((incoming, response) => {

@@ -8,7 +8,7 @@ import type { EdrNodeOptions } from './harness.js'
 import { serveEdrNode } from './node-process.js'
 
 const options = JSON.parse(process.argv[2] ?? '{}') as EdrNodeOptions
-const { server } = await serveEdrNode(options, (globalThis as { gc?: () => void }).gc)
+const { server } = await serveEdrNode(options)
 process.stdout.write(`${server.url}\n`)
 
 let stopping = false

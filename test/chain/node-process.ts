@@ -3,57 +3,23 @@
  * child process of its own (`startNodeProcess`, as a developer runs a local node) or in the calling
  * process (`serveEdrNode`).
  *
- * The node runs a garbage collection after answering once its requests have kept EDR busy for 25 ms
- * since the last one, and EDR's allocator (mimalloc) keeps freed memory mapped for reuse
- * (`MIMALLOC_PURGE_DELAY=-1`, `MIMALLOC_RESERVE_OS_MEMORY`; read when EDR loads). Both were set for
- * EDR 0.12, which kept a trace of every EVM step of a call (about 100 MB for one 500-call
- * `aggregate3`) in the response until V8 collected it, so the process grew per request and the
- * kernel zeroed fresh pages each time. EDR 0.13.0 keeps no trace (see src/devchain/edr.ts); the
- * settings are kept so that bench/chain.ts measures the node as its published figures did.
+ * EDR's allocator (mimalloc) keeps freed memory mapped for reuse in the node process
+ * (`MIMALLOC_PURGE_DELAY=-1`, `MIMALLOC_RESERVE_OS_MEMORY`; read when EDR loads), so the kernel does
+ * not zero fresh pages for every large request. The forced garbage collections the node ran for
+ * EDR 0.12's per-step traces are gone, as in src/devchain/edr.ts: EDR 0.13.0 keeps no trace.
  */
 import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { createEdrProvider, NodeRpcError, type EdrNodeOptions, type Eip1193 } from './harness.js'
 import { serveJsonRpc, type ControlAnswer, type RpcServer, type RpcStats } from './rpc-server.js'
 
-/** Node flags of the node process. */
-export const nodeProcessFlags = ['--expose-gc']
-
 /** Allocator settings of the node process (mimalloc reads them when EDR loads). */
 export const nodeProcessEnvironment = { MIMALLOC_PURGE_DELAY: '-1', MIMALLOC_RESERVE_OS_MEMORY: '4GiB' }
 
-/** EDR time between two garbage collections of the node. */
-const collectEveryBusyMs = 25
-
-/**
- * Creates an EDR node and serves it (with `POST /control`). `collectGarbage` (a `gc` function) is
- * called after answering once EDR has been busy for 25 ms since the last call.
- */
-export async function serveEdrNode(options: EdrNodeOptions, collectGarbage?: () => void): Promise<{ server: RpcServer; provider: Eip1193 }> {
-  const edr = await createEdrProvider(options)
-  // Wall time during which at least one request was inside EDR, since the last collection.
-  let inFlight = 0
-  let busySince = 0
-  let busyMs = 0
-  const provider: Eip1193 = {
-    async request(args) {
-      if (inFlight++ === 0) busySince = performance.now()
-      try {
-        return await edr.request(args)
-      } finally {
-        if (--inFlight === 0) busyMs += performance.now() - busySince
-      }
-    },
-  }
-  const server = await serveJsonRpc(provider, {
-    control: true,
-    onAnswered() {
-      if (collectGarbage && busyMs >= collectEveryBusyMs) {
-        busyMs = 0
-        collectGarbage()
-      }
-    },
-  })
+/** Creates an EDR node and serves it (with `POST /control`). */
+export async function serveEdrNode(options: EdrNodeOptions): Promise<{ server: RpcServer; provider: Eip1193 }> {
+  const provider: Eip1193 = await createEdrProvider(options)
+  const server = await serveJsonRpc(provider, { control: true })
   return { server, provider }
 }
 
@@ -141,7 +107,6 @@ export async function startControlledProcess(
 export async function startNodeProcess(options: EdrNodeOptions = {}): Promise<NodeProcess> {
   const script = fileURLToPath(new URL('./edr-node.ts', import.meta.url))
   const base = await startControlledProcess(script, [JSON.stringify(options)], {
-    flags: nodeProcessFlags,
     env: { ...process.env, ...nodeProcessEnvironment },
     name: 'node',
   })

@@ -24,8 +24,6 @@ export type RpcServer = {
 export type ServeOptions = {
   /** Answer `POST /control` (counters and delay), for a node in another process. Default false. */
   control?: boolean
-  /** Called after each HTTP answer has been written (the node process frees memory there). */
-  onAnswered?: () => void
 }
 
 /** What `POST /control` answers. */
@@ -49,7 +47,6 @@ export async function serveJsonRpc(provider: Eip1193, options: ServeOptions = {}
       stats.httpRequests++
       if (served.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, served.latencyMs))
     },
-    ...(options.onAnswered ? { onAnswered: options.onAnswered } : {}),
     ...(options.control ? { routes: { '/control': control } } : {}),
   })
   const served: RpcServer = {
