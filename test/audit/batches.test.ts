@@ -6,9 +6,10 @@
  */
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
-import { getAddress, numberToHex, type Address } from 'viem'
+import { getAddress, type Address } from 'viem'
 import { z } from 'zod'
 import { describe, expect, test } from 'vitest'
+import { recordingBlockProvider } from '../helpers/block-provider.js'
 import { createStrategyJudge } from '../../src/audit/judge.js'
 import { runAudit } from '../../src/audit/run.js'
 import type { AuditRun } from '../../src/audit/types.js'
@@ -19,13 +20,7 @@ setFlagsFromString('--expose-gc')
 const collect = runInNewContext('gc') as () => void
 
 const at = (n: number) => getAddress(`0x${n.toString(16).padStart(40, '0')}`) as Address
-const provider = {
-  async request({ method, params }: { method: string; params?: unknown }) {
-    if (method !== 'eth_getBlockByNumber') throw new Error(`unexpected ${method}`)
-    const number = BigInt((params as unknown[])[0] as string)
-    return { number: numberToHex(number), hash: `0x${'ab'.repeat(32)}`, timestamp: numberToHex(1_700_000_000n + 2n * number) }
-  },
-}
+const provider = recordingBlockProvider()
 const run: AuditRun = { packageVersion: '1.0.0', strategy: 'evidenced', options: {}, network: '1', snapshot: '100', blockTimestamp: 1_700_000_000, votesSource: 'votes.csv' }
 
 describe('the audit’s batches', () => {

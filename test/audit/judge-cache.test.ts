@@ -3,22 +3,17 @@
  * listing) stays from the first batch to the last, and a voter's own answer, never asked again in an
  * audit, does not stay to the end: the cache holds two batches' entries, not every voter's.
  */
-import { getAddress, numberToHex, type Address } from 'viem'
+import { getAddress, type Address } from 'viem'
 import { z } from 'zod'
 import { describe, expect, test } from 'vitest'
+import { recordingBlockProvider } from '../helpers/block-provider.js'
 import { createStrategyJudge } from '../../src/audit/judge.js'
 import { defineStrategy } from '../../src/strategy/define.js'
 import { parseStrategyCall } from '../../src/strategy/call.js'
 import type { StrategyCache } from '../../src/strategy/cache.js'
 
 const at = (n: number) => getAddress(`0x${n.toString(16).padStart(40, '0')}`) as Address
-const provider = {
-  async request({ method, params }: { method: string; params?: unknown }) {
-    if (method !== 'eth_getBlockByNumber') throw new Error(`unexpected ${method}`)
-    const number = BigInt((params as unknown[])[0] as string)
-    return { number: numberToHex(number), hash: `0x${'ab'.repeat(32)}`, timestamp: numberToHex(1_700_000_000n + 2n * number) }
-  },
-}
+const provider = recordingBlockProvider()
 
 describe('the audit’s strategy cache', () => {
   test('keeps the listing every batch reads from the first batch to the last, and at most two batches of voters’ answers', async () => {

@@ -4,6 +4,7 @@
  * budgets that refuse instead of waiting in silence, and the cache.
  */
 import { describe, expect, test } from 'vitest'
+import { recordingBlockProvider } from '../helpers/block-provider.js'
 import { z } from 'zod'
 import { getAddress, numberToHex, type Address } from 'viem'
 import {
@@ -34,22 +35,6 @@ import { failure } from '../helpers/async.js'
 const alice = '0x52908400098527886e0f7030069857d2e4169ee7'
 const bob = '0xde709f2102306220921060314715629080e2fb77'
 
-/** An EIP-1193 provider of a chain whose block n is at 1,700,000,000 + 2n; head 1,000. Records requests. */
-function recordingProvider() {
-  const calls: string[] = []
-  const provider = {
-    calls,
-    async request({ method, params }: { method: string; params?: unknown }) {
-      calls.push(method)
-      if (method !== 'eth_getBlockByNumber') throw new Error(`unexpected ${method}`)
-      const tag = (params as unknown[])[0]
-      const number = tag === 'latest' ? 1000n : BigInt(tag as string)
-      if (number > 1000n) return null
-      return { number: numberToHex(number), hash: `0x${'ab'.repeat(32)}`, timestamp: numberToHex(1_700_000_000n + 2n * number) }
-    },
-  }
-  return provider
-}
 
 const echo = defineStrategy({
   name: 'echo',
@@ -62,7 +47,7 @@ const echo = defineStrategy({
 
 describe('options', () => {
   test('are read before any request; every issue is named', async () => {
-    const provider = recordingProvider()
+    const provider = recordingBlockProvider()
     const error = await failure(runStrategy(echo, { network: '10', provider, addresses: [alice], options: { score: -1, api: 'https://evil.example' }, snapshot: 10 }))
     expect(error).toBeInstanceOf(StrategyOptionsError)
     expect(error.message).toMatchInlineSnapshot(`
@@ -85,7 +70,7 @@ describe('options', () => {
   })
 
   test('a bad address or snapshot is refused before any request', async () => {
-    const provider = recordingProvider()
+    const provider = recordingBlockProvider()
     expect(await failure(runStrategy(echo, { network: '10', provider, addresses: [alice, '0x1234'], options: {}, snapshot: 10 }))).toBeInstanceOf(InvalidAddressError)
     expect(await failure(runStrategy(echo, { network: '10', provider, addresses: [alice], options: {}, snapshot: -1 }))).toBeInstanceOf(InvalidParameterError)
     expect(await failure(runStrategy(echo, { network: '10', provider, addresses: [alice], options: {}, snapshot: 'earliest' }))).toBeInstanceOf(InvalidParameterError)
@@ -95,7 +80,7 @@ describe('options', () => {
 
 describe('results', () => {
   test('keyed by the checksummed input addresses, once each; the snapshot is resolved to its time', async () => {
-    const provider = recordingProvider()
+    const provider = recordingBlockProvider()
     const run = await runStrategy(echo, { network: '10', provider, addresses: [alice, getAddress(alice), bob], options: { score: 2 }, snapshot: 10 })
     expect(run.scores).toEqual({ [getAddress(alice)]: 2, [getAddress(bob)]: 2 })
     expect(run.snapshot).toEqual({ network: '10', requested: 10n, blockNumber: 10n, timestamp: 1_700_000_020 })
@@ -104,7 +89,7 @@ describe('results', () => {
   })
 
   test('no address: no request, no score', async () => {
-    const provider = recordingProvider()
+    const provider = recordingBlockProvider()
     expect((await runStrategy(echo, { network: '10', provider, addresses: [], options: {}, snapshot: 'latest' })).scores).toEqual({})
     expect(provider.calls).toEqual([])
   })
@@ -116,7 +101,7 @@ describe('results', () => {
         return new Map(addresses.slice(1).map((address) => [address, { score: 1, detail: null }]))
       },
     })
-    const error = await failure(runStrategy(partial, { network: '10', provider: recordingProvider(), addresses: [alice, bob], options: {}, snapshot: 10 }))
+    const error = await failure(runStrategy(partial, { network: '10', provider: recordingBlockProvider(), addresses: [alice, bob], options: {}, snapshot: 10 }))
     expect(error).toBeInstanceOf(StrategySourceError)
     expect(error.addresses).toEqual([getAddress(alice)])
   })
@@ -132,7 +117,7 @@ describe('the snapshot through any provider', () => {
   test('an ethers-style send, an EIP-1193 request, an ethers getBlock', async () => {
     const ethersLike = { send: async (method: string, params: unknown[]) => (method === 'eth_getBlockByNumber' && params[0] === numberToHex(7n) ? headerOf(7n) : null) }
     const getBlockOnly = { getBlock: async (tag: number | string) => (tag === 7 ? { number: 7, timestamp: { toHexString: () => numberToHex(1_600_000_007n) } } : null) }
-    for (const provider of [ethersLike, recordingProvider(), getBlockOnly] as StrategyProvider[]) {
+    for (const provider of [ethersLike, recordingBlockProvider(), getBlockOnly] as StrategyProvider[]) {
       const resolved = await resolveSnapshot(provider, { snapshot: 7, network: '1' })
       expect(resolved.blockNumber).toBe(7n)
     }
@@ -140,8 +125,8 @@ describe('the snapshot through any provider', () => {
   })
 
   test("'latest' is the head; a future block is not available; a failed read names the block and addresses", async () => {
-    expect(await resolveSnapshot(recordingProvider(), { snapshot: 'latest', network: '10' })).toMatchObject({ requested: 'latest', blockNumber: 1000n })
-    const future = await failure(runStrategy(echo, { network: '10', provider: recordingProvider(), addresses: [alice], options: {}, snapshot: 2000 }))
+    expect(await resolveSnapshot(recordingBlockProvider(), { snapshot: 'latest', network: '10' })).toMatchObject({ requested: 'latest', blockNumber: 1000n })
+    const future = await failure(runStrategy(echo, { network: '10', provider: recordingBlockProvider(), addresses: [alice], options: {}, snapshot: 2000 }))
     expect(future).toBeInstanceOf(BlockNotAvailableError)
     expect(future.addresses).toEqual([getAddress(alice)])
     const broken = { request: async () => Promise.reject(new Error('connection refused')) }
@@ -169,7 +154,7 @@ describe('a strategy that resolves the snapshot itself (scoreRequested)', () => 
   })
 
   test('no header is read unless it asks; then once, counted as the provider; the run answers the block it gives', async () => {
-    const provider = recordingProvider()
+    const provider = recordingBlockProvider()
     const own = await runStrategy(ownBlock, { network: '10', provider, addresses: [alice], options: {}, snapshot: 'latest' })
     expect(provider.calls).toEqual([])
     expect(own.requests).toEqual({})
@@ -182,7 +167,7 @@ describe('a strategy that resolves the snapshot itself (scoreRequested)', () => 
   })
 
   test('a bad snapshot is refused before any request, as for score', async () => {
-    const provider = recordingProvider()
+    const provider = recordingBlockProvider()
     await expect(runStrategy(ownBlock, { network: '10', provider, addresses: [alice], options: {}, snapshot: 'yesterday' })).rejects.toThrow(InvalidParameterError)
     expect(provider.calls).toEqual([])
   })
@@ -197,7 +182,7 @@ describe('deadline and rate budget', () => {
         return new Map()
       },
     })
-    const error = await failure(runStrategy(stuck, { network: '10', provider: recordingProvider(), addresses: [alice], options: {}, snapshot: 5, context: { deadlineMs: 30 } }))
+    const error = await failure(runStrategy(stuck, { network: '10', provider: recordingBlockProvider(), addresses: [alice], options: {}, snapshot: 5, context: { deadlineMs: 30 } }))
     expect(error).toBeInstanceOf(StrategyDeadlineError)
     expect(error.source).toBe('a slow source')
     expect(error.addresses).toEqual([getAddress(alice)])
@@ -288,8 +273,8 @@ describe('context', () => {
     })
     let reads = 0
     const strategy = createScoreApiStrategy(caching, () => (reads++, {}))
-    await strategy('space.eth', '10', recordingProvider(), [alice], {}, 10)
-    await strategy('space.eth', '10', recordingProvider(), [bob], {}, 10)
+    await strategy('space.eth', '10', recordingBlockProvider(), [alice], {}, 10)
+    await strategy('space.eth', '10', recordingBlockProvider(), [bob], {}, 10)
     expect(reads).toBe(2)
     expect(seen[0]).toBeDefined()
     expect(seen[0]).toBe(seen[1])
@@ -324,7 +309,7 @@ describe("the snapshot's header, kept for the process", () => {
     runStrategy(definition, { network: '10', provider, addresses: [alice], options: {}, snapshot, context })
 
   test("a final block's header is read once per process, by every strategy and cache; the answer is the same", async () => {
-    const provider = recordingProvider()
+    const provider = recordingBlockProvider()
     const first = await run(echo, provider, 100)
     expect(first.requests).toEqual({ provider: 1 })
     const again = await run(echo, provider, 100, { cache: createStrategyCache() })
@@ -337,14 +322,14 @@ describe("the snapshot's header, kept for the process", () => {
     // Another block, another network, another provider: read.
     await run(echo, provider, 101)
     await runStrategy(echo, { network: '1', provider, addresses: [alice], options: {}, snapshot: 100 })
-    const elsewhere = recordingProvider()
+    const elsewhere = recordingBlockProvider()
     await run(echo, elsewhere, 100)
     expect(provider.calls).toHaveLength(3)
     expect(elsewhere.calls).toHaveLength(1)
   })
 
   test("'latest' is read every time; cache: false reads every time", async () => {
-    const provider = recordingProvider()
+    const provider = recordingBlockProvider()
     await run(echo, provider, 'latest')
     await run(echo, provider, 'latest')
     await run(echo, provider, 200, { cache: false })
@@ -353,7 +338,7 @@ describe("the snapshot's header, kept for the process", () => {
   })
 
   test('a block not yet final (under 15 minutes old by the call\'s clock) is kept 20 s, then read again', async () => {
-    const provider = recordingProvider()
+    const provider = recordingBlockProvider()
     let now = blockTimeMs(300) + 60_000
     const clock = { now: () => now }
     expect((await run(echo, provider, 300, clock)).requests).toEqual({ provider: 1 })
@@ -370,7 +355,7 @@ describe("the snapshot's header, kept for the process", () => {
   })
 
   test('at most 1,000 blocks a provider: the least recently used goes first', async () => {
-    const provider = recordingProvider()
+    const provider = recordingBlockProvider()
     for (let block = 0; block < 1000; block++) await run(echo, provider, block)
     await run(echo, provider, 0) // now the most recent
     await run(echo, provider, 1000) // block 1 goes
@@ -383,7 +368,7 @@ describe("the snapshot's header, kept for the process", () => {
 
   test('a failed read is not kept', async () => {
     let fail = true
-    const provider = recordingProvider()
+    const provider = recordingBlockProvider()
     const flaky = { request: async (args: { method: string; params?: unknown }) => (fail ? Promise.reject(new Error('connection refused')) : provider.request(args)) }
     await expect(run(echo, flaky, 5)).rejects.toBeInstanceOf(ChainReadError)
     fail = false
@@ -402,7 +387,7 @@ describe('validations', () => {
   const ask = (provider: StrategyProvider, author: string, params: unknown = {}) => validateWithStrategy(onlyAlice, { author, network: '10', provider, snapshot: 10, params })
 
   test('an author passes when the strategy scores it above 0, at the snapshot', async () => {
-    const provider = recordingProvider()
+    const provider = recordingBlockProvider()
     expect(await ask(provider, alice)).toBe(true)
     expect(await ask(provider, bob)).toBe(false)
     // The snapshot is a final block: its header is read once for both.
@@ -410,7 +395,7 @@ describe('validations', () => {
   })
 
   test('a malformed author does not pass and costs no request; invalid params are an error, not a false', async () => {
-    const provider = recordingProvider()
+    const provider = recordingBlockProvider()
     expect(await ask(provider, '0x1234')).toBe(false)
     expect(await failure(ask(provider, alice, { score: -1 }))).toBeInstanceOf(StrategyOptionsError)
     expect(provider.calls).toEqual([])
