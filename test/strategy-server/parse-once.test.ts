@@ -16,27 +16,34 @@ import * as optionsModule from '../../src/strategy/options.js'
 
 const voters = ['0x52908400098527886E0F7030069857D2E4169EE7', '0x8617E340B3D01FA5F11F306F4090FD50E238070D']
 
+/** A strategy that scores every voter `options.score`, with `detail`, and counts its `prepare` runs. */
+function constantStrategy(detail: unknown) {
+  let prepared = 0
+  const constant = defineStrategy({
+    name: 'constant',
+    title: 'Constant',
+    optionsSchema: z.object({ score: z.number().default(1) }).strict(),
+    prepare({ options }) {
+      prepared += 1
+      return options
+    },
+    async score({ addresses, options }) {
+      return new Map(addresses.map((address) => [address, { score: options.score, detail }]))
+    },
+  })
+  return { constant, prepared: () => prepared }
+}
+
+// An ethers-style provider: one block, final (its time long past).
+const provider = { getBlock: async (tag: number | string) => ({ number: tag === 'latest' ? 100 : tag, timestamp: 1_600_000_000 }) }
+
 afterEach(() => {
   vi.restoreAllMocks()
 })
 
 describe('a strategy-server call', () => {
   it('is parsed once and prepared once, for the store key and the run alike', async () => {
-    let prepared = 0
-    const constant = defineStrategy({
-      name: 'constant',
-      title: 'Constant',
-      optionsSchema: z.object({ score: z.number().default(1) }).strict(),
-      prepare({ options }) {
-        prepared += 1
-        return options
-      },
-      async score({ addresses, options }) {
-        return new Map(addresses.map((address) => [address, { score: options.score, detail: null }]))
-      },
-    })
-    // An ethers-style provider: one block, final (its time long past).
-    const provider = { getBlock: async (tag: number | string) => ({ number: tag === 'latest' ? 100 : tag, timestamp: 1_600_000_000 }) }
+    const { constant, prepared } = constantStrategy(null)
     const app = createStrategyServer({ strategies: { constant }, providers: { '1': provider }, voterPage: false, batchWindowMs: 0 })
     const calls = vi.spyOn(call, 'parseStrategyCall')
     const snapshots = vi.spyOn(snapshot, 'parseSnapshot')
@@ -56,26 +63,13 @@ describe('a strategy-server call', () => {
     expect(options).toHaveBeenCalledTimes(1)
     // The server's networks are its providers': checked against them, not parsed again anywhere.
     expect(networks).toHaveBeenCalledTimes(0)
-    expect(prepared).toBe(1)
+    expect(prepared()).toBe(1)
   })
 })
 
 describe('a voter-page check', () => {
   it('parses its options, network and snapshot once, and runs the call parsed', async () => {
-    let prepared = 0
-    const constant = defineStrategy({
-      name: 'constant',
-      title: 'Constant',
-      optionsSchema: z.object({ score: z.number().default(1) }).strict(),
-      prepare({ options }) {
-        prepared += 1
-        return options
-      },
-      async score({ addresses, options }) {
-        return new Map(addresses.map((address) => [address, { score: options.score, detail: [] as unknown[] }]))
-      },
-    })
-    const provider = { getBlock: async (tag: number | string) => ({ number: tag === 'latest' ? 100 : tag, timestamp: 1_600_000_000 }) }
+    const { constant, prepared } = constantStrategy([])
     const calls = vi.spyOn(call, 'parseStrategyCall')
     const options = vi.spyOn(optionsModule, 'parseStrategyOptions')
     const snapshots = vi.spyOn(snapshot, 'parseSnapshot')
@@ -92,6 +86,6 @@ describe('a voter-page check', () => {
     expect(options).toHaveBeenCalledTimes(1)
     expect(snapshots).toHaveBeenCalledTimes(1)
     expect(blocks).toHaveBeenCalledTimes(1)
-    expect(prepared).toBe(1)
+    expect(prepared()).toBe(1)
   })
 })
