@@ -121,7 +121,7 @@ export function createStrategyJudge(parameters: CreateStrategyJudgeParameters): 
   const context: StrategyContext = { deadlineMs: Infinity, ...parameters.context, humanId, cache }
   // One batch judged, in a call of its own: when it returns, nothing of the strategy's run (its
   // answers, their evidence) is left in a frame that outlives it.
-  const judgeBatch = async (call: StrategyCall, batch: readonly Address[]): Promise<Map<string, AuditJudgment>> => {
+  const judgeBatch = async (call: StrategyCall, batch: readonly Address[], count: (size: number) => void): Promise<Map<string, AuditJudgment>> => {
     const run = await runStrategy(call.definition, { call: selectCallAddresses(call, batch), provider: parameters.provider, context })
     parameters.onRequests?.(run.requests)
     const stamps = parameters.readStamps ? await parameters.readStamps(batch) : undefined
@@ -131,42 +131,20 @@ export function createStrategyJudge(parameters: CreateStrategyJudgeParameters): 
       const entries = stamps?.get(address.toLowerCase())
       judgments.set(address.toLowerCase(), entries ? { ...judgment, stamps: entries } : judgment)
     }
+    count(judgments.size)
     return judgments
   }
-  return ({ addresses, onJudged }) => {
+  return async function* ({ addresses, onJudged }) {
     // Prepared once, at the first batch (a strategy's clients built once, on one rate budget).
     let call: StrategyCall | undefined
-    let start = 0
     let judged = 0
-    let handed = false
-    // An iterator, not an async generator: a generator keeps its frame's variables between batches,
-    // so while the next batch was judged it still held the last one (the strategy's run and every
-    // judgment: tens of MB at 5,384 voters). Each batch is handed on as it is judged and not kept
-    // here (the audit keeps compact lines of it, not these objects).
-    const batches: AsyncIterator<ReadonlyMap<string, AuditJudgment>> & AsyncIterable<ReadonlyMap<string, AuditJudgment>> = {
-      [Symbol.asyncIterator]: () => batches,
-      async next() {
-        // The batch handed before is judged once the audit asks for the next one.
-        if (handed) {
-          handed = false
-          onJudged?.(judged)
-        }
-        if (start >= addresses.length) return { done: true, value: undefined }
-        const batch = addresses.slice(start, start + batchSize)
-        start += batchSize
-        try {
-          call ??= parameters.call.prepared ? parameters.call : prepareStrategyCall(parameters.call, context)
-          const judgments = await judgeBatch(call, batch)
-          judged += judgments.size
-          handed = true
-          return { done: false, value: judgments }
-        } catch (error) {
-          // A failed batch ends the audit's batches: none is judged after it.
-          start = addresses.length
-          throw error
-        }
-      },
+    for (let start = 0; start < addresses.length; start += batchSize) {
+      call ??= parameters.call.prepared ? parameters.call : prepareStrategyCall(parameters.call, context)
+      // Handed on as judged, held in no variable of this frame: a suspended generator keeps its
+      // variables, and the batch (the strategy's run, every judgment) would live on while the next
+      // one is judged. The audit keeps compact lines of it, not these objects.
+      yield await judgeBatch(call, addresses.slice(start, start + batchSize), (size) => (judged += size))
+      onJudged?.(judged)
     }
-    return batches
   }
 }
