@@ -81,7 +81,7 @@ describe('runAudit', () => {
 
   test('audit.json and audit.csv are written voter by voter, as the same text as written whole', async () => {
     dir = mkdtempSync(join(tmpdir(), 'personhood-audit-'))
-    // 2,600 voters: more than one CSV chunk (1,000 rows) and more than one 1 MB write of the JSON.
+    // 2,600 voters: more than one CSV chunk (250 rows) and more than one 1 MB write of the JSON.
     const many: AuditVote[] = Array.from({ length: 2600 }, (_, index) => ({ voter: at(index + 1), choice: 1 + (index % 2), votingPower: index + 0.5 }))
     const verdicts: AuditJudgment['verdicts'] = [{ source: 'human-id', credential: 'gov-id', valid: false, reason: 'none', evidence: { blockNumber: 100n, note: 'x'.repeat(400) } }]
     const all = new Map(many.map((vote, index) => [vote.voter.toLowerCase(), { score: 0, eligible: index % 5 === 0, method: index % 5 === 0 ? ('phone' as const) : null, verdicts }]))

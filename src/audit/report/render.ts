@@ -185,7 +185,8 @@ function csvRow(voter: AuditVoter, run: AuditResult['run']): string[] {
 }
 
 /**
- * `audit.csv` in chunks of 1,000 rows (the header first): one row per voter; `choice` as the hub
+ * `audit.csv` in chunks of 250 rows (the header first; a chunk stays under the 128 KB above which V8
+ * keeps a string with the long-lived ones until a full collection): one row per voter; `choice` as the hub
  * records it (a 1-based index, or JSON) and `choice_label` by the proposal's labels; a credential
  * column holds `valid` or the reason it is not; `why` is the report's label (the method, or every
  * reason that applies). A cell starting with = + - @ (a formula in a spreadsheet)
@@ -193,8 +194,8 @@ function csvRow(voter: AuditVoter, run: AuditResult['run']): string[] {
  */
 export function* auditCsvChunks(result: AuditResult): Generator<string> {
   yield stringifyCsv([], { header: true, columns: [...auditCsvColumns] })
-  for (let start = 0; start < result.voters.length; start += 1000) {
-    yield stringifyCsv(result.voters.slice(start, start + 1000).map((voter) => csvRow(voter, result.run)), { escape_formulas: true })
+  for (let start = 0; start < result.voters.length; start += 250) {
+    yield stringifyCsv(result.voters.slice(start, start + 250).map((voter) => csvRow(voter, result.run)), { escape_formulas: true })
   }
 }
 
