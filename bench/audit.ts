@@ -29,6 +29,7 @@ import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { demoChoices, demoVotes, demoVotesCsv } from '../src/cli/audit-demo.js'
 import { runAuditCommand } from '../src/cli/audit.js'
+import { limitAuditHeapGrowth } from '../src/cli/heap.js'
 import { serveEnvironment } from '../src/cli/serve.js'
 import { startServe } from '../src/server/index.js'
 import { generateWorld } from '../src/world/index.js'
@@ -94,6 +95,8 @@ if (mode === '--world') {
         for (const key of Object.keys(peak) as (keyof typeof peak)[]) peak[key] = Math.max(peak[key], usage[key])
       }, 50)
     : undefined
+  // The process as `personhood audit` sets it up (its heap growth), unless BENCH_NODE_FLAGS chose.
+  limitAuditHeapGrowth()
   const started = performance.now()
   const { result } = await runAuditCommand(
     { votes: world.votesFile, config: world.configFile, snapshot: world.snapshot, network: '10', out, choices: [...demoChoices], type: 'single-choice', cache: false, linkedWallets: linked },

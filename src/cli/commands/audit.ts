@@ -52,6 +52,9 @@ export function auditCommand(): Command {
     .option('--fail-if-unverified-share <pct>', 'exit 6 when more than this percent of voters are unverified', percent)
     .action(async (flags: AuditFlags) => {
       const { runAuditCommand } = await import('../audit.js')
+      // The process is the audit's: its heap grows by twice at most between collections (see ../heap.ts).
+      const { limitAuditHeapGrowth } = await import('../heap.js')
+      limitAuditHeapGrowth()
       const outcome = await runAuditCommand(flags, { env: process.env, log: (line) => console.log(line), colours: createColours({ stream: process.stdout, env: process.env }) })
       if (outcome.policyFailed) process.exitCode = exitCodes.policy
     })
