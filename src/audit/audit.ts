@@ -123,6 +123,11 @@ export type AuditErrorType =
  * header, the attestation index's listing and the Passport score listing are read once per audit
  * (see `sources.ts`); and, with `linkedWallets`, one score-history read per voter.
  *
+ * Memory: about 1 KB a voter is kept; each batch's answers live a while and die. V8 lets its heap
+ * grow to four times what survives before it collects: run a large audit with
+ * `node --heap-growing-percent=100`, as `personhood audit` sets for itself (100,000 voters: 525 MB
+ * with it, 713 MB without, report files included; docs/benchmarks.md).
+ *
  * @throws {InvalidParameterError} for bad parameters (before any request), {@link StrategyOptionsError} for bad strategy options.
  * @throws {ProposalNotFoundError} or {@link SnapshotHubError} when the hub cannot give the votes.
  * @throws {ChainMismatchError} when a client serves another chain; {@link BlockInFutureError} or {@link BlockNotAvailableError} for a snapshot the chain cannot serve.
