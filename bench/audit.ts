@@ -19,7 +19,9 @@
  *
  * BENCH_DEBUG=1 also prints, per size, the requests by kind (JSON-RPC method, HTTP path) and the
  * heap (its sampled peak, and what stays after a full GC); BENCH_NODE_FLAGS passes flags to the
- * audit's process (for example `--max-old-space-size=1024`).
+ * audit's process (for example `--max-old-space-size=1024`). The audit's process sets its heap up as
+ * `personhood audit` does (src/cli/heap.ts: growth by twice at most between full collections),
+ * unless those flags set the heap's growth or size (`--heap-growing-percent=0`: V8's own default).
  */
 import { execFileSync, spawn } from 'node:child_process'
 import { appendFileSync, createReadStream, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
