@@ -22,6 +22,7 @@ import { strategies as libraryStrategies } from '../src/strategies/index.js'
 import { buildScoreApi } from '../test/score-api-host/host.js'
 import { startUpstreams, type UpstreamRequests } from '../test/score-api-host/upstreams.js'
 import { listStrategyFolders, strategiesRoot, type ExampleServer } from '../test/strategies/conformance.js'
+import { asLibraryParams } from '../test/strategies/library-params.js'
 import { servings } from '../test/strategies/servings.js'
 
 const voterCounts = (process.env.VOTERS ?? '1,500,10000').split(',').map(Number)
@@ -29,7 +30,11 @@ const only = process.env.STRATEGIES?.split(',')
 const onlySets = process.env.SETS?.split(';')
 const allFour = ['gov-id', 'phone', 'biometrics', 'clean-hands']
 
-/** The option sets measured per strategy: a label (credential set or mode) and the params. */
+/**
+ * The option sets measured per strategy: a label (credential set or mode) and the folder's params
+ * (the folders read Passport on chain; the library form runs the same params with its on-chain
+ * source named, as test/strategies/library-params.ts gives them).
+ */
 const optionSets: Record<string, { label: string; params: Record<string, unknown> }[]> = {
   'human-id': [
     { label: 'gov-id', params: { credentials: ['gov-id'] } },
@@ -38,23 +43,23 @@ const optionSets: Record<string, { label: string; params: Record<string, unknown
     { label: 'all four', params: { credentials: allFour, match: 'any' } },
   ],
   'human-verification': [
-    { label: 'gov-id, phone, biometrics + Passport', params: { credentials: ['gov-id', 'phone', 'biometrics'], scorerId: 1 } },
-    { label: 'all four + Passport', params: { credentials: allFour, scorerId: 1 } },
+    { label: 'gov-id, phone, biometrics + Passport', params: { credentials: ['gov-id', 'phone', 'biometrics'] } },
+    { label: 'all four + Passport', params: { credentials: allFour } },
   ],
   'passport-v2': [
-    { label: 'gated', params: { mode: 'gated', scorerId: 1 } },
-    { label: 'weighted', params: { mode: 'weighted', scorerId: 1 } },
+    { label: 'gated', params: { mode: 'gated' } },
+    { label: 'weighted', params: { mode: 'weighted' } },
   ],
   // Inner strategies from the demo world's own folders (a token vote needs a token: see
   // test/score-api-host/human-gated.test.ts for erc20-balance-of on two networks).
   'human-gated': [
     {
       label: 'quadratic: passport-v2 weighted, Human ID (3) only',
-      params: { strategies: [{ name: 'passport-v2', params: { mode: 'weighted', scorerId: 1 } }], mode: 'quadratic', credentials: ['gov-id', 'phone', 'biometrics'], passportScore: 0 },
+      params: { strategies: [{ name: 'passport-v2', params: { mode: 'weighted' } }], mode: 'quadratic', credentials: ['gov-id', 'phone', 'biometrics'], passportScore: 0 },
     },
     {
       label: 'cap: passport-v2 gated, Human ID (3) + Passport',
-      params: { strategies: [{ name: 'passport-v2', params: { mode: 'gated', score: 10, scorerId: 1 } }], mode: 'cap', cap: 5, credentials: ['gov-id', 'phone', 'biometrics'], scorerId: 1 },
+      params: { strategies: [{ name: 'passport-v2', params: { mode: 'gated', score: 10 } }], mode: 'cap', cap: 5, credentials: ['gov-id', 'phone', 'biometrics'] },
     },
   ],
 }
@@ -88,7 +93,7 @@ async function library(name: string, server: ExampleServer, network: string, add
   if (!definition) return { error: `personhood/strategies has no definition of ${name}` }
   const cache = createStrategyCache()
   const call = () =>
-    runStrategy(definition, { space: 'personhood.eth', network, provider: server.provider(network), addresses, options: structuredClone(params), snapshot, context: { ...server.context(), cache } })
+    runStrategy(definition, { space: 'personhood.eth', network, provider: server.provider(network), addresses, options: asLibraryParams(name, params), snapshot, context: { ...server.context(), cache } })
   try {
     const cold = await call()
     const warm = await call()
