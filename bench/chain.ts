@@ -237,7 +237,7 @@ async function startEdrNode(): Promise<BenchNode> {
   try {
     const chain = await TestChain.attach(node.provider)
     const served = { ...createClient(node.url), server: node as CountingServer }
-    const settings = [...Object.entries(nodeProcessEnvironment).map(([key, value]) => `${key}=${value}`)]
+    const settings = Object.entries(nodeProcessEnvironment).map(([key, value]) => `${key}=${value}`)
     const edrMain = require.resolve('@nomicfoundation/edr')
     const edrVersion = (JSON.parse(readFileSync(join(dirname(edrMain), 'package.json'), 'utf8')) as { version: string }).version
     return {
