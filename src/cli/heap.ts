@@ -4,7 +4,7 @@
  * 1 GB). An audit keeps a little per voter (its line, about 1 KB) and makes a lot that lives a while
  * and dies (each batch's answers and evidence): at 100,000 voters about 125 MB survives, and the
  * heap grew to 510 MB before V8 collected it. The command lets the heap grow by at most twice
- * between collections, with no cap: the same audit then peaks near 520 MB (bench/audit.ts,
+ * between collections, with no cap: the same audit then peaks at 525-533 MB (bench/audit.ts,
  * docs/benchmarks.md), and a larger one still gets all the memory it needs.
  */
 import { setFlagsFromString } from 'node:v8'
