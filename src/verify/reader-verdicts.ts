@@ -15,7 +15,8 @@ import type { MalformedAttestationRow } from '../schemas/attestation.js'
 import { createCleanHandsRowCheck, type CleanHandsRow } from './clean-hands.js'
 import { checkChain, checkNetwork } from './credentials/parse.js'
 import { attestationsToConfirm } from '../rules/clean-hands-index.js'
-import { judgeReaderCleanHands, judgeReaderCredential } from '../rules/reader-verdicts.js'
+import { judgeReaderCleanHands } from '../rules/reader-clean-hands.js'
+import { judgeReaderCredential } from '../rules/reader-verdicts.js'
 import type { CredentialReason } from './credentials/types.js'
 import {
   halveReaderChunk,
@@ -278,7 +279,7 @@ function judgeSbtCredential(judge: Judge, read: ReaderVoter, credential: Exclude
   return verdictOf(judge, address, credential, judged.verdict, reads)
 }
 
-/** Clean hands, judged by the rule (src/rules/reader-verdicts.ts), with each row and attestation it read as evidence. */
+/** Clean hands, judged by the rule (src/rules/reader-clean-hands.ts), with each row and attestation it read as evidence. */
 function judgeCleanHands(judge: Judge, read: ReaderVoter, rows: readonly (CleanHandsRow | MalformedAttestationRow)[], lookup: 'address' | 'listing'): HumanIdVerdict {
   const address = read.voter as Address
   const { cleanHands, contracts } = judge.network

@@ -18,10 +18,8 @@ import {
   readerVoters,
   readerZeroAddress
 } from './reader';
-import {
-  judgeReaderCleanHands,
-  judgeReaderCredential
-} from './reader-verdicts';
+import { judgeReaderCleanHands } from './reader-clean-hands';
+import { judgeReaderCredential } from './reader-verdicts';
 import { circuitIds, defaultActionId, issuers, permanentStores } from './sbt';
 import { getProvider } from '../../utils';
 

@@ -2,20 +2,16 @@
 // by `npm run strategies:rules`: change the source, not this copy.
 
 /**
- * A voter's credentials judged from the reader's answer, step by step. What the answer cannot tell
- * comes back as a `problem` (its sentence), which the caller throws in its own error type.
+ * A voter's SBT credentials judged from the reader's answer, step by step. What the answer cannot
+ * tell comes back as a `problem` (its sentence), which the caller throws in its own error type.
+ * Clean hands: ./reader-clean-hands.ts.
  */
-import { checkOnchainCleanHandsAttestation } from './clean-hands';
-import { indexRowCandidate, judgeCleanHandsChecks } from './clean-hands-index';
-import { readerAttestationReads, readerSbtReads, readerStore } from './reader';
+import { readerSbtReads, readerStore } from './reader';
 import { classifySbt, judgeHumanIdCredential } from './sbt';
 
 // The rules' types, named here (score-api's lint forbids type-only imports).
 type ReaderSbt = Parameters<typeof readerSbtReads>[0];
-type ReaderAttestation = Parameters<typeof readerAttestationReads>[0];
 type SbtVerdict = Parameters<typeof judgeHumanIdCredential>[0]['primary'];
-type RowReason = Parameters<typeof indexRowCandidate>[0];
-type CleanHandsCheck = Parameters<typeof judgeCleanHandsChecks>[0][number];
 
 /** What the reader's answer cannot tell: the sentence the caller throws. */
 export type ReaderProblem = { problem: string };
@@ -89,59 +85,4 @@ export function judgeReaderCredential(parameters: {
   }
   const verdict = judgeHumanIdCredential({ primary, passport, legacy });
   return { verdict, primary, passport, legacy };
-}
-
-/** One index row as {@link judgeReaderCleanHands} judged it. */
-export type ReaderCleanHandsCheck = CleanHandsCheck & {
-  /** The row rule's own reason, before a valid row without a usable id became `malformed`. */
-  checked: RowReason;
-  /** The attestation read on chain, when the row passed. */
-  attestationId?: bigint | undefined;
-};
-
-/**
- * Clean hands from a voter's index rows: each row by `checkRow` (the index rule at the block's
- * time, revocation aside) and indexRowCandidate; each candidate's attestation as the reader read
- * it, by checkOnchainCleanHandsAttestation; the reason by judgeCleanHandsChecks. Returns it with
- * each row's check.
- */
-export function judgeReaderCleanHands<R>(parameters: {
-  rows: readonly R[];
-  checkRow: (row: R) => RowReason;
-  attestations: ReadonlyMap<bigint, ReaderAttestation>;
-  at: bigint;
-  voter: string;
-  expected: { schemaId: bigint; attester: string };
-}):
-  | (ReturnType<typeof judgeCleanHandsChecks> & {
-      checks: ReaderCleanHandsCheck[];
-    })
-  | ReaderProblem {
-  const { at, voter, expected } = parameters;
-  const checks: ReaderCleanHandsCheck[] = [];
-  for (const row of parameters.rows) {
-    const checked = parameters.checkRow(row);
-    const rawId = (row as { attestationId?: unknown } | null)?.attestationId;
-    const { reason, attestationId } = indexRowCandidate(checked, rawId);
-    if (attestationId === undefined) {
-      checks.push({ checked, row: reason });
-      continue;
-    }
-    const read = parameters.attestations.get(attestationId);
-    if (!read) {
-      return { problem: `The reader skipped attestation ${attestationId}.` };
-    }
-    const reads = readerAttestationReads(read, at, voter, expected);
-    if (!reads) {
-      const problem = `Attestation ${attestationId}: recipients[0] is not an ABI string.`;
-      return { problem };
-    }
-    const onchain = checkOnchainCleanHandsAttestation({
-      ...reads,
-      ...expected
-    });
-    const { validUntil } = reads.attestation;
-    checks.push({ checked, row: reason, attestationId, onchain, validUntil });
-  }
-  return { ...judgeCleanHandsChecks(checks), checks };
 }
