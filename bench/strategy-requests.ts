@@ -12,7 +12,7 @@
  *
  *   npx tsx bench/strategy-requests.ts                      # VOTERS=1,500,10000
  *   VOTERS=1,500 STRATEGIES=human-id npx tsx bench/strategy-requests.ts
- *   VOTERS=10000 STRATEGIES=human-id SETS='gov-id;all four' npx tsx bench/strategy-requests.ts
+ *   VOTERS=10000 STRATEGIES=human-id SETS='gov-id;gov-id, phone, biometrics' npx tsx bench/strategy-requests.ts
  */
 import { join } from 'node:path'
 import { getAddress, keccak256, toHex } from 'viem'
@@ -28,23 +28,22 @@ import { servings } from '../test/strategies/servings.js'
 const voterCounts = (process.env.VOTERS ?? '1,500,10000').split(',').map(Number)
 const only = process.env.STRATEGIES?.split(',')
 const onlySets = process.env.SETS?.split(';')
-const allFour = ['gov-id', 'phone', 'biometrics', 'clean-hands']
 
 /**
  * The option sets measured per strategy: a label (credential set or mode) and the folder's params
  * (the folders read Passport on chain; the library form runs the same params with its on-chain
- * source named, as test/strategies/library-params.ts gives them).
+ * source named, as test/strategies/library-params.ts gives them). No clean hands: the folders do not
+ * read it (the library and the strategy server do).
  */
 const optionSets: Record<string, { label: string; params: Record<string, unknown> }[]> = {
   'human-id': [
     { label: 'gov-id', params: { credentials: ['gov-id'] } },
     { label: 'gov-id, phone, biometrics', params: { credentials: ['gov-id', 'phone', 'biometrics'], match: 'any' } },
-    { label: 'clean-hands', params: { credentials: ['clean-hands'] } },
-    { label: 'all four', params: { credentials: allFour, match: 'any' } },
+    { label: 'gov-id, phone, biometrics, all', params: { credentials: ['gov-id', 'phone', 'biometrics'], match: 'all' } },
   ],
   'human-verification': [
     { label: 'gov-id, phone, biometrics + Passport', params: { credentials: ['gov-id', 'phone', 'biometrics'] } },
-    { label: 'all four + Passport', params: { credentials: allFour } },
+    { label: 'gov-id + Passport', params: { credentials: ['gov-id'] } },
   ],
   'passport-v2': [
     { label: 'gated', params: { mode: 'gated' } },

@@ -4,7 +4,10 @@
  * sentence), which the caller throws in its own error type.
  */
 import { checkOnchainCleanHandsAttestation } from './clean-hands.js';
-import { indexRowCandidate, judgeCleanHandsChecks } from './clean-hands-index.js';
+import {
+  indexRowCandidate,
+  judgeCleanHandsChecks
+} from './clean-hands-index.js';
 import { readerZeroAddress } from './reader.js';
 
 // The rules' types, named here (score-api's lint forbids type-only imports).

@@ -11,11 +11,14 @@ import {
 } from './reader';
 import { getSnapshots } from '../../utils';
 
-// The snapshot's time by network and block: a past block's time does not
-// change, so it is kept for the process (the last 1,000).
+// A past block's time by network and block, kept for the process (the last
+// 1,000); and the hub chains this process saw off their clock.
 const snapshotTimes = new Map<string, number>();
-// Hub chains this process saw off their clock: mapped by the blockfinder.
 const offClock = new Set<string>();
+
+const message = (err: any) => String(err?.message ?? err);
+const tag = (block): number | string =>
+  block === 'latest' ? 'latest' : Number(block);
 
 /** The snapshot block's time on the space's network, Unix seconds. */
 export async function snapshotTime(
@@ -25,20 +28,12 @@ export async function snapshotTime(
   name = 'human-id'
 ) {
   const key = `${network}:${snapshot}`;
-  let time = snapshotTimes.get(key);
-  if (time !== undefined) return time;
-  let block;
-  try {
-    const tag = snapshot === 'latest' ? 'latest' : Number(snapshot);
-    block = await provider.getBlock(tag);
-  } catch (err: any) {
-    throw new Error(
-      `${name}: the header of block ${snapshot} of network ${network}: ${
-        err?.message ?? err
-      }`
-    );
-  }
-  time = Number(block?.timestamp);
+  if (snapshotTimes.has(key)) return snapshotTimes.get(key) as number;
+  const block = await provider.getBlock(tag(snapshot)).catch(err => {
+    const at = `block ${snapshot} of network ${network}`;
+    throw new Error(`${name}: the header of ${at}: ${message(err)}`);
+  });
+  const time = Number(block?.timestamp);
   if (!Number.isSafeInteger(time) || time <= 0) {
     throw new Error(`${name}: network ${network} has no block ${snapshot}`);
   }
@@ -51,32 +46,25 @@ export async function snapshotTime(
 }
 
 // The hub chain's block at the snapshot's time, by score-api's blockfinder.
-export async function blockfinder(
-  network,
-  snapshot,
-  provider,
-  hubNetwork: string
-) {
-  let blocks;
-  try {
-    blocks = await getSnapshots(network, snapshot, provider, [hubNetwork]);
-  } catch (err: any) {
-    const cause = err?.message ?? err;
+async function blockfinder(network, snapshot, provider, hubNetwork: string) {
+  const what = `block ${snapshot} of network ${network}`;
+  const blocks = await getSnapshots(network, snapshot, provider, [
+    hubNetwork
+  ]).catch(err => {
     throw new Error(
-      `human-id: getSnapshots (blockfinder) failed to map block ${snapshot} of network ${network} to network ${hubNetwork}: ${cause}`
+      `human-id: getSnapshots (blockfinder) failed to map ${what} to network ${hubNetwork}: ${message(
+        err
+      )}`
     );
-  }
+  });
   const blockTag = blocks?.[hubNetwork];
   if (blockTag !== 'latest' && !Number.isInteger(Number(blockTag))) {
     throw new Error(
-      `human-id: getSnapshots (blockfinder) has no block of network ${hubNetwork} for block ${snapshot} of network ${network}`
+      `human-id: getSnapshots (blockfinder) has no block of network ${hubNetwork} for ${what}`
     );
   }
-  return blockTag;
+  return tag(blockTag);
 }
-
-const tag = (block): number | string =>
-  block === 'latest' ? 'latest' : Number(block);
 
 /**
  * The first chunk's answer, read at the snapshot, or for a space on another
@@ -93,8 +81,7 @@ export async function readFirst(
 ): Promise<string> {
   if (!away) return read(tag(snapshot));
   const { network, provider, hubNetwork, time } = away;
-  const find = async () =>
-    tag(await blockfinder(network, away.snapshot, provider, hubNetwork));
+  const find = () => blockfinder(network, away.snapshot, provider, hubNetwork);
   const clockBlock = offClock.has(hubNetwork)
     ? undefined
     : hubBlockAt(hubNetwork, time);
@@ -106,14 +93,11 @@ export async function readFirst(
   } catch (err: any) {
     failure = err;
   }
-  const clock = hubClocks[hubNetwork as '10' | '84532'];
   const next = hubClockStep(
-    clock,
+    hubClocks[hubNetwork as '10' | '84532'],
     clockBlock,
     time,
-    failure
-      ? { failure: [String(failure?.message ?? failure)] }
-      : { block: readerBlock(first) }
+    failure ? { failure: [message(failure)] } : { block: readerBlock(first) }
   );
   if (next.step === 'fail') throw failure;
   if (next.step === 'use') return first;
@@ -130,37 +114,28 @@ export async function readFirst(
 export type Hub = { provider; network: string; layout; ask };
 
 async function read(hub: Hub, chunk: ReaderChunk, at, which: string) {
-  const { voters, pairs } = chunk;
   const values = readerValues(hub.layout, hub.ask, chunk);
-  const args = defaultAbiCoder.encode(readerArgs, values);
-  let data: string;
-  try {
-    data = await hub.provider.call({ data: readerCode + args.slice(2) }, at);
-  } catch (err: any) {
+  const data = readerCode + defaultAbiCoder.encode(readerArgs, values).slice(2);
+  const call = `human-id: the reader call ${which}`;
+  const answer: string = await hub.provider.call({ data }, at).catch(err => {
     // ethers names every failed eth_call "missing revert data in call
     // exception", a timeout too: what happened is in its `error`.
     const inner = err?.error;
-    let cause = inner?.reason ?? inner?.message ?? err?.message ?? err;
-    if (inner?.code === 'TIMEOUT') {
-      cause = `no answer within the provider's ${inner.timeout} ms`;
-    }
-    const planned = `${voters.length} voters, ${pairs.length} attestations, planned ${chunk.gas} gas, ${chunk.input} bytes sent, ${chunk.bytes} returned`;
-    const error: any = new Error(
-      `human-id: the reader call ${which} (${planned}) on chain ${hub.network} at block ${at} failed: ${cause}`
-    );
-    error.gas = /gas/i.test(String(cause));
-    throw error;
-  }
-  if (data.length !== 2 + chunk.bytes * 2) {
-    const [got, want] = [data.length, chunk.bytes * 2];
-    const error: any = new Error(
-      `human-id: the reader call ${which} on chain ${hub.network} answered ${got} hex digits, not ${want}`
-    );
+    const cause =
+      inner?.code === 'TIMEOUT'
+        ? `no answer within the provider's ${inner.timeout} ms`
+        : inner?.reason ?? inner?.message ?? message(err);
+    const planned = `${chunk.voters.length} voters, planned ${chunk.gas} gas, ${chunk.input} bytes sent, ${chunk.bytes} returned`;
+    const error = `${call} (${planned}) on chain ${hub.network} at block ${at} failed: ${cause}`;
+    throw Object.assign(new Error(error), { gas: /gas/i.test(cause) });
+  });
+  const [got, want] = [answer.length - 2, chunk.bytes * 2];
+  if (got !== want) {
+    const error = `${call} on chain ${hub.network} answered ${got} hex digits, not ${want}`;
     // A node may answer a creation that ran out of gas with nothing.
-    error.gas = data === '0x';
-    throw error;
+    throw Object.assign(new Error(error), { gas: answer === '0x' });
   }
-  return data;
+  return answer;
 }
 
 /**

@@ -3,7 +3,6 @@
 
 /** Human ID's hubs, their chains' exact clocks (OP Stack), and which hub block a snapshot reads. */
 
-/** A 0x-prefixed hex string (an address, a bytes32). */
 type HexString = `0x${string}`;
 
 /** Human ID Hub V3 by chain id: Optimism (10) and the Base Sepolia sandbox (84532). */
@@ -14,8 +13,7 @@ export const hubAddresses: Readonly<Record<'10' | '84532', HexString>> = {
 
 /**
  * The hub chains' clocks: an OP Stack block's time is its parent's plus `seconds` (a protocol
- * rule), so block n is at `timestamp + (n - block) * seconds`. Optimism: Bedrock's first block
- * (2023-06-06T16:28:23Z); Base Sepolia: block 0 (2023-09-26T22:44:48Z).
+ * rule). Anchors: Optimism's Bedrock's first block; Base Sepolia's block 0.
  */
 export type HubClock = { block: number; timestamp: number; seconds: number };
 export const hubClocks: Readonly<Record<'10' | '84532', HubClock>> = {
@@ -42,10 +40,7 @@ export function clockBlockAt(
   );
 }
 
-/**
- * Whether a block as read is the last at or before `at` on an exact clock: where the clock puts
- * it, within one block time of `at`. False: the chain left its clock.
- */
+/** Whether a block as read is where the clock puts it and the last at or before `at`. */
 export function isLastOnClock(
   clock: HubClock,
   block: { number: number; timestamp: number },
@@ -61,7 +56,7 @@ export function isLastOnClock(
   );
 }
 
-/** {@link clockBlockAt} on a hub chain's clock (undefined for another network). */
+/** {@link clockBlockAt} on a hub chain's clock. */
 export function hubBlockAt(
   network: string,
   timestamp: number
@@ -70,10 +65,7 @@ export function hubBlockAt(
   return clock ? clockBlockAt(clock, timestamp) : undefined;
 }
 
-/**
- * What a node says when it cannot serve state at a block (pruned state, an unknown or future
- * block): spellings of geth, op-geth, erigon, reth, nethermind, hardhat and hosted providers.
- */
+/** A node that cannot serve state at a block: geth, op-geth, erigon, reth, nethermind, others. */
 export const blockNotServedPattern = new RegExp(
   [
     'missing trie node',
@@ -103,10 +95,9 @@ export type HubClockRead =
   | { failure: readonly string[] };
 
 /**
- * After the first read at `clockBlock` (the clock's block for `time`): `use` it when the block is
- * where the clock says; `search` the block (then redo the read) when it is not, or when the node
- * has no state there (`offClock`: the chain left its clock); `fail` on any other failure, which
- * says nothing about the block.
+ * After the first read at the clock's block for `time`: `use` it when it is where the clock says;
+ * `search` the block (`offClock`: the chain left its clock) when not, or when the node has no
+ * state there; `fail` on any other failure.
  */
 export function hubClockStep(
   clock: HubClock,

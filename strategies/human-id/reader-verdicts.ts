@@ -1,11 +1,7 @@
 // Generated from personhood src/rules/reader-verdicts.ts
 // by `npm run strategies:rules`: change the source, not this copy.
 
-/**
- * A voter's SBT credentials judged from the reader's answer, step by step. What the answer cannot
- * tell comes back as a `problem` (its sentence), which the caller throws in its own error type.
- * Clean hands: ./reader-clean-hands.ts.
- */
+/** SBT credentials judged from the reader's answer; what it cannot tell is a `problem`. */
 import { readerSbtReads, readerStore } from './reader';
 import { classifySbt, judgeHumanIdCredential } from './sbt';
 
@@ -39,11 +35,7 @@ function judgeSbt(
   };
 }
 
-/**
- * An SBT credential from its records at `at` (the block's timestamp): its own SBT; else the
- * zk-passport SBT (read for gov-id); else, when the reader was asked a permanent `store`, its
- * answer; judged by judgeHumanIdCredential (./sbt.ts). Returns the verdict and its steps.
- */
+/** A credential from its records at `at` by judgeHumanIdCredential (./sbt.ts), and its steps. */
 export function judgeReaderCredential(parameters: {
   records: { primary: ReaderSbt; passport?: ReaderSbt | undefined };
   credential: string;

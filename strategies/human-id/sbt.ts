@@ -3,7 +3,6 @@
 
 /** Human ID SBTs: circuits, issuers, stores, and the rule on an SBT and a credential. */
 
-/** A 0x-prefixed hex string (an address, a bytes32). */
 type HexString = `0x${string}`;
 
 /** The Human ID circuits: one per SBT kind. `zk-passport` also counts for gov-id. */
@@ -68,25 +67,16 @@ export type SbtCallResult =
 /** The parts of an `sbtOwners` answer the rule reads. */
 export type SbtOwnersState = { expiry: bigint; revoked: boolean };
 
-/** What {@link classifySbt} reads. */
+/** getSBT, and sbtOwners when getSBT reverted, at one block and its time; what is expected. */
 export type ClassifySbtParameters = {
-  /** What `getSBT(subject, circuitId)` answered at the block. */
   getSBT: SbtCallResult;
-  /** What `sbtOwners(id)` answered at the same block; needed when `getSBT` reverted. */
   sbtOwners?: SbtOwnersState | undefined;
-  /** Unix seconds; may be left out while only `getSBT` (which reverts when expired) is read. */
   blockTimestamp?: bigint | undefined;
-  /** The action id `publicValues[2]` must equal. */
   actionId: bigint;
-  /** The issuer `publicValues[4]` must equal (as integers). */
   issuer: bigint;
 };
 
-/**
- * `classified` with a reason (the expiry when valid); `needs-owners` when `getSBT` reverted;
- * `needs-timestamp` when only the block's time tells expired from inconsistent; `inconsistent`
- * when the reads contradict each other (fail loudly, never guess).
- */
+/** A reason; else the read still needed; else `inconsistent` (fail loudly, never guess). */
 export type SbtClassification =
   | { status: 'classified'; reason: 'valid'; expiresAt: bigint }
   | { status: 'classified'; reason: Exclude<SbtReason, 'valid'> }
@@ -95,10 +85,9 @@ export type SbtClassification =
   | { status: 'inconsistent'; details: string };
 
 /**
- * One SBT read at a block. `getSBT` answered: revoked, expired (`expiry < blockTimestamp`), then
- * `publicValues[4] == issuer`, `[2] == actionId` (a missing value never matches; Human ID never
- * reads `[1]`); else valid until `expiry`. `getSBT` reverted: by `sbtOwners`, revoked, none
- * (expiry 0), expired, else inconsistent. Both reads must agree on expiry and revocation.
+ * One SBT at a block. getSBT answered: revoked, expired, then issuer `publicValues[4]`, action id
+ * `[2]` (Human ID never reads `[1]`), else valid. getSBT reverted: by sbtOwners, revoked, none
+ * (expiry 0), expired, else inconsistent. Both reads must agree.
  */
 export function classifySbt(
   parameters: ClassifySbtParameters
@@ -151,20 +140,14 @@ export type HumanIdCredentialVerdict =
   | { valid: true; reason: 'legacy' }
   | { valid: false; reason: SbtReason };
 
-/** What {@link judgeHumanIdCredential} reads. */
+/** The credential's own SBT; for gov-id the zk-passport SBT; a permanent store's answer. */
 export type JudgeHumanIdCredentialParameters = {
-  /** The credential's own SBT (gov-id, phone or biometrics circuit). */
   primary: SbtVerdict;
-  /** gov-id only: the zk-passport SBT, consulted when the primary one is not valid. */
   passport?: SbtVerdict | undefined;
-  /** gov-id and phone on Optimism: `isUniqueForAction` of the permanent store, when read. */
   legacy?: boolean | undefined;
 };
 
-/**
- * One credential: its own SBT; else (gov-id) the zk-passport SBT; else a permanent-store entry.
- * Not valid: the primary SBT's reason, unless it is none and the zk-passport SBT says more.
- */
+/** Valid by the first of those that is; else the primary's reason, or zk-passport's over none. */
 export function judgeHumanIdCredential(
   parameters: JudgeHumanIdCredentialParameters
 ): HumanIdCredentialVerdict {

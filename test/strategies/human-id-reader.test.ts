@@ -3,8 +3,8 @@
  * index.ts) against the in-process EVM with the Human ID contracts, and its verdicts against the
  * library's `verifyCredentials` at the same block, voter by voter and credential by credential:
  * valid, expired, revoked, wrong issuer, action and recipient, short public values, the zk-passport
- * SBT, the permanent stores, clean hands (valid, expired, revoked before and after the block, not
- * on chain, made for someone else, malformed). The index is the reference server's, in process.
+ * SBT, the permanent stores. The world also holds clean-hands attestations, which the folder does
+ * not read: it refuses `clean-hands` (served by the strategy server and the library only).
  *
  * The folder runs as score-api lays it out (`src/strategies/utils.ts` and
  * `src/strategies/strategies/human-id/`), in a temp copy with a small `utils.ts` of this test's:
@@ -25,24 +25,24 @@ import { join } from 'node:path'
 import { getStrategyJsonSchema } from '../../src/strategy/define.js'
 import { humanIdStrategy } from '../../src/strategy/human-id.js'
 import { compileReader, readerCodeInModule } from '../../scripts/strategy-reader.js'
+import { folderSchema } from '../../scripts/strategy-schemas.js'
 import { root } from '../helpers/built.js'
 import { TestChain, type Eip1193 } from '../chain/harness.js'
-import { attesterLower, freshAddress, indexRow } from '../chain/helpers.js'
+import { freshAddress, indexRow } from '../chain/helpers.js'
 import { layHumanIdFolder, type HumanIdFolder } from './human-id-layout.js'
 
 const day = 86_400n
-const credentials = ['gov-id', 'phone', 'biometrics', 'clean-hands'] as const
+const credentials = ['gov-id', 'phone', 'biometrics'] as const
 let layout: Awaited<ReturnType<typeof layHumanIdFolder>>
 
 let chain: TestChain
 let snapshot: bigint
 const rows: AttestationRow[] = []
 /** Each voter with the reasons the story gives it (credentials not named: none). */
-const story: { address: Address; expected: Partial<Record<(typeof credentials)[number], string>> }[] = []
+const story: { address: Address; expected: Partial<Record<(typeof credentials)[number] | 'clean-hands', string>> }[] = []
 
 /** What the folder's requests were, by kind. */
 const requests = { rpc: {} as Record<string, number>, index: 0, snapshots: 0 }
-let indexDown = false
 let chainDown = false
 let blockfinderDown = false
 /** The next eth_call fails once, as a dropped connection does (not about the block). */
@@ -78,7 +78,6 @@ class StaticProvider extends Web3Provider {
 const indexApp = createAttestationIndexApp({ attestations: () => rows })
 const indexFetch = async (input: string, init?: RequestInit) => {
   requests.index++
-  if (indexDown) return new Response('upstream down', { status: 502 })
   return indexApp.fetch(new Request(input, init))
 }
 
@@ -221,10 +220,13 @@ describe('strategies/human-id reader', () => {
     expect(await readerCodeInModule()).toBe(await compileReader())
   })
 
-  it("schema.json is the library's options less source (the folder reads the chain only)", async () => {
-    const library = getStrategyJsonSchema(humanIdStrategy) as { definitions: { Strategy: { properties: Record<string, unknown> } } }
-    delete library.definitions.Strategy.properties.source
-    expect(JSON.parse(await readFile(join(root, 'strategies/human-id/schema.json'), 'utf8'))).toEqual(library)
+  it("schema.json is the library's options less source (the folder reads the chain only) and clean-hands", async () => {
+    const library = getStrategyJsonSchema(humanIdStrategy) as { definitions: { Strategy: { properties: Record<string, { items?: { enum?: string[] } }> } } }
+    const folder = JSON.parse(await readFile(join(root, 'strategies/human-id/schema.json'), 'utf8')) as typeof library
+    expect(folder).toEqual(folderSchema(humanIdStrategy))
+    expect(Object.keys(folder.definitions.Strategy.properties)).toEqual(Object.keys(library.definitions.Strategy.properties).filter((option) => option !== 'source'))
+    expect(library.definitions.Strategy.properties.credentials!.items!.enum).toContain('clean-hands')
+    expect(folder.definitions.Strategy.properties.credentials!.items!.enum).toEqual(['gov-id', 'phone', 'biometrics'])
   })
 
   it('every verdict equals verifyCredentials at the same block, and the story', async () => {
@@ -318,7 +320,7 @@ describe('strategies/human-id reader', () => {
       expect(calls).toBe(4)
       expect(most).toBe(3)
       expect((failure as Error).message).toMatch(
-        /^human-id: the reader call [234] of 5 \(\d+ voters, 0 attestations, planned \d+ gas, \d+ bytes sent, \d+ returned\) on chain 10 at block \d+ failed: no answer within the provider's 60000 ms$/,
+        /^human-id: the reader call [234] of 5 \(\d+ voters, planned \d+ gas, \d+ bytes sent, \d+ returned\) on chain 10 at block \d+ failed: no answer within the provider's 60000 ms$/,
       )
     } finally {
       server.closeAllConnections()
@@ -340,74 +342,30 @@ describe('strategies/human-id reader', () => {
     const halves = await verifyHumans('10', new StaticProvider(outOfGas as never, 10), addresses, { credentials }, Number(snapshot))
     expect(calls).toBe(3)
     expect(halves).toEqual(whole)
-    expect(Object.values(whole.voters).some((voter) => voter.credentials['clean-hands']?.valid)).toBe(true)
+    expect(Object.values(whole.voters).some((voter) => voter.credentials['gov-id']?.valid)).toBe(true)
   })
 
-  it('a single voter costs 2 requests with clean hands (the recipient listing, one eth_call), 1 without', async () => {
+  it('a single voter costs 1 request on Optimism: one eth_call, no index', async () => {
     const { strategy } = await load()
-    const [first] = story.filter((entry) => entry.expected['clean-hands'] === 'valid')
+    const [first] = story.filter((entry) => entry.expected['gov-id'] === 'valid')
     const provider = new StaticProvider(counted(chain.provider) as never, 10)
     resetCounts()
-    const scores = await strategy('space.eth', '10', provider, [first!.address], { credentials: ['clean-hands'], score: 3 }, Number(snapshot))
+    const scores = await strategy('space.eth', '10', provider, [first!.address], { credentials: ['gov-id', 'phone', 'biometrics'], score: 3 }, Number(snapshot))
     expect(Object.values(scores)).toEqual([3])
-    expect(requests).toEqual({ rpc: { eth_call: 1 }, index: 1, snapshots: 0 })
-    resetCounts()
-    await strategy('space.eth', '10', provider, [first!.address], { credentials: ['gov-id', 'phone', 'biometrics'] }, Number(snapshot))
     expect(requests).toEqual({ rpc: { eth_call: 1 }, index: 0, snapshots: 0 })
   })
 
-  it('many voters: the whole listing cold (2 pages), only its first page warm, and new rows are seen', async () => {
+  it('clean-hands is refused with where to get it, before any request', async () => {
     const { strategy } = await load()
     const provider = new StaticProvider(counted(chain.provider) as never, 10)
-    const addresses = story.map((entry) => entry.address)
+    const holder = story.find((entry) => entry.expected['clean-hands'] === 'valid')!.address
     resetCounts()
-    const cold = await strategy('space.eth', '10', provider, addresses, { credentials }, Number(snapshot))
-    expect(requests).toEqual({ rpc: { eth_call: 1 }, index: 2, snapshots: 0 })
-    resetCounts()
-    const warm = await strategy('space.eth', '10', provider, addresses, { credentials }, Number(snapshot))
-    expect(warm).toEqual(cold)
-    expect(requests).toEqual({ rpc: { eth_call: 1 }, index: 1, snapshots: 0 })
-    // A new attestation for a voter with none: the warm call reads the first page and finds it.
-    const nobody = story.find((entry) => Object.keys(entry.expected).length === 0)!.address
-    const { timestamp } = await chain.latest()
-    await chain.attest({ attestationId: 0x9000n, recipient: nobody, validUntil: timestamp + 365n * day })
-    rows.push(indexRow(0x9000n, nobody, timestamp + 365n * day, { attestTimestamp: 1_800_000_000_000 }))
-    resetCounts()
-    const after = await strategy('space.eth', '10', provider, addresses, { credentials: ['clean-hands'] }, 'latest')
-    expect(requests).toEqual({ rpc: { eth_call: 1 }, index: 1, snapshots: 0 })
-    expect(Object.entries(after).find(([key]) => key.toLowerCase() === nobody.toLowerCase())?.[1]).toBe(1)
-    rows.pop()
-  })
-
-  it('a long listing: few voters read it per voter; a call needing over 51 index requests throws naming the cost', async () => {
-    const { timestamp } = await chain.latest()
-    const before = rows.length
-    // The listing by schema and attester, as the index answers it: the story's nine rows of the
-    // clean-hands schema (all, valid, shouting, expired, none, revoked, revoked later, impostor,
-    // malformed; not the other schema's) and the 120 others. Nothing left by an earlier test.
-    const inListing = (row: AttestationRow) => row.fullSchemaId === 'onchain_evm_10_0x8' && row.attester.toLowerCase() === attesterLower
-    expect(rows.filter(inListing)).toHaveLength(9 + 120)
-    for (let i = 0; i < 5_100; i++) rows.push(indexRow(0x100000n + BigInt(i), freshAddress(), timestamp + day))
-    try {
-      const { strategy } = await load()
-      const provider = new StaticProvider(counted(chain.provider) as never, 10)
-      const holders = story.filter((entry) => entry.expected['clean-hands'] === 'valid').map((entry) => entry.address)
-      resetCounts()
-      const scores = await strategy('space.eth', '10', provider, holders, { credentials: ['clean-hands'] }, Number(snapshot))
-      expect(holders.length).toBeGreaterThan(1)
-      expect(Object.values(scores)).toEqual(holders.map(() => 1))
-      expect(requests).toEqual({ rpc: { eth_call: 1 }, index: 1 + holders.length, snapshots: 0 })
-      const many = Array.from({ length: 60 }, () => freshAddress())
-      // The listing: every row of the clean-hands schema.
-      const listed = rows.filter(inListing).length
-      expect(listed).toBe(9 + 120 + 5_100)
-      expect(Math.ceil(listed / 100)).toBe(53)
-      await expect(strategy('space.eth', '10', provider, many, { credentials: ['clean-hands'] }, Number(snapshot))).rejects.toThrow(
-        `human-id: clean hands for 60 voters needs 53 requests to the attestation index (its listing holds ${listed} attestations); a call makes at most 51. Ask for fewer voters, or serve the strategy from the personhood strategy server (docs/strategy-server.md), which keeps the listing`,
+    for (const options of [{ credentials: ['clean-hands'] }, { credentials: ['gov-id', 'clean-hands'], match: 'any' }, { sandbox: true, credentials: ['clean-hands'] }]) {
+      await expect(strategy('space.eth', '10', provider, [holder], options, Number(snapshot))).rejects.toThrow(
+        'human-id: credentials must be some of gov-id,phone,biometrics (clean-hands: through api-v2 and the personhood strategy server)',
       )
-    } finally {
-      rows.splice(before)
     }
+    expect(requests).toEqual({ rpc: {}, index: 0, snapshots: 0 })
   })
 
   /** A space's provider on Ethereum: it answers only the snapshot block's header (at `time`), and counts it. */
@@ -463,23 +421,15 @@ describe('strategies/human-id reader', () => {
     const answer = await verifyHumans('84532', provider, [other], { sandbox: true, credentials: ['gov-id', 'phone'] }, Number(block))
     expect(Object.values(answer.voters)[0]!.credentials).toEqual({ 'gov-id': { valid: false, reason: 'none' }, phone: { valid: false, reason: 'none' } })
     expect(answer.block.chainId).toBe(84532)
-    await expect(strategy('space.eth', '84532', provider, [holder], { sandbox: true, credentials: ['clean-hands'] }, Number(block))).rejects.toThrow(
-      'human-id: clean-hands lives on Optimism, not the sandbox',
-    )
   })
 
   it('a source that fails is an Error naming it, never a 0', async () => {
     const { strategy } = await load()
     const provider = new StaticProvider(counted(chain.provider) as never, 10)
     const addresses = story.map((entry) => entry.address)
-    indexDown = true
-    await expect(strategy('space.eth', '10', provider, addresses, { credentials: ['clean-hands'] }, Number(snapshot))).rejects.toThrow(
-      'human-id: attestation index http://index.local answered 502 without rows',
-    )
-    indexDown = false
     chainDown = true
     await expect(strategy('space.eth', '10', provider, addresses, { credentials: ['gov-id'] }, Number(snapshot))).rejects.toThrow(
-      /^human-id: the reader call 1 of 1 \(\d+ voters, 0 attestations, planned \d+ gas, \d+ bytes sent, \d+ returned\) on chain 10 at block \d+ failed: connection refused$/,
+      /^human-id: the reader call 1 of 1 \(\d+ voters, planned \d+ gas, \d+ bytes sent, \d+ returned\) on chain 10 at block \d+ failed: connection refused$/,
     )
     chainDown = false
     const timestamp = await timeOf(snapshot)
@@ -493,7 +443,7 @@ describe('strategies/human-id reader', () => {
     resetCounts()
     callFailsOnce = true
     await expect(strategy('space.eth', '1', ethereum(timestamp), addresses, { credentials: ['gov-id'] }, 21_000_000)).rejects.toThrow(
-      /^human-id: the reader call 1 of 1 \(\d+ voters, 0 attestations, planned \d+ gas, \d+ bytes sent, \d+ returned\) on chain 10 at block \d+ failed: connection reset$/,
+      /^human-id: the reader call 1 of 1 \(\d+ voters, planned \d+ gas, \d+ bytes sent, \d+ returned\) on chain 10 at block \d+ failed: connection reset$/,
     )
     expect(requests).toEqual({ rpc: { eth_call: 1 }, index: 0, snapshots: 0 })
     chainDown = true
@@ -502,7 +452,7 @@ describe('strategies/human-id reader', () => {
     )
     chainDown = false
     await expect(strategy('space.eth', '10', provider, addresses, { credentials: ['passport'] }, Number(snapshot))).rejects.toThrow(
-      'human-id: credentials must be some of gov-id,phone,biometrics,clean-hands',
+      'human-id: credentials must be some of gov-id,phone,biometrics (clean-hands: through api-v2 and the personhood strategy server)',
     )
   })
   // Last: it mines the test chain far ahead.
