@@ -141,7 +141,7 @@ export function listedAttestationId(entry: unknown): string | undefined {
 
 /**
  * Listed rows once per attestation id (pages that shift while read list a row twice), by the rule
- * the folders read the index with (src/rules/clean-hands-index.ts's uniqueIndexRows): the same row
+ * of src/rules/clean-hands-index.ts (uniqueIndexRows): the same row
  * again (its id or addresses in any letter case, its keys in any order) is kept once; two different
  * rows under one attestation id are a {@link ResponseValidationError} naming the id and its
  * recipients, never a verdict taken from whichever came first. Rows without an id are kept as they

@@ -1,4 +1,4 @@
-/** Clean hands through the attestation index: its rows, its listing, and a voter's reason. */
+/** Clean hands through the attestation index: its rows, a filtered page, and a voter's reason. */
 import { cleanHandsRowRank } from './clean-hands.js';
 import { rowFingerprint, uniqueRowsByAddress } from './rows.js';
 
@@ -17,24 +17,6 @@ export type IndexRow = {
 };
 
 const text = (value: unknown) => typeof value === 'string';
-const numeric = (value: unknown) => typeof value === 'number' || text(value);
-
-/** Whether a listed row has the fields and types the index documents; any other is `malformed`. */
-export function isIndexRow(row: unknown): row is IndexRow {
-  if (typeof row !== 'object' || row === null) return false;
-  const r = row as Record<string, unknown>;
-  return (
-    text(r.fullSchemaId) &&
-    text(r.attester) &&
-    typeof r.revoked === 'boolean' &&
-    numeric(r.validUntil) &&
-    (r.attestationId === undefined || text(r.attestationId)) &&
-    (r.schemaId === undefined || text(r.schemaId)) &&
-    (r.attestTimestamp === undefined || numeric(r.attestTimestamp)) &&
-    Array.isArray(r.recipients) &&
-    r.recipients.every(text)
-  );
-}
 
 /** An index row's attestation id as Sign Protocol's uint64 (hex or decimal); else undefined. */
 export function parseAttestationId(value: unknown): bigint | undefined {
@@ -119,9 +101,6 @@ export function indexRowsByVoter<R>(
   return byVoter;
 }
 
-/** Pages at most of a listing asked for one recipient: one address holds a few attestations. */
-export const recipientListingMaxPages = 2;
-
 /**
  * Why a page asked for `recipient` shows that the index ignored `recipient=` (undefined: it did
  * not): its first row that names only others, by its place on the page. A row without a
@@ -146,57 +125,6 @@ export function recipientFilterProblem(
       row.attestationId
     )} of ${names}: the index ignores recipient=`
   };
-}
-
-/**
- * Why a listing asked for `recipient` (its first page) is not read on, else undefined: a row of
- * another address (the filter ignored), or more pages than one address may take.
- */
-export function recipientListingProblem(
-  recipient: string,
-  first: { total: number; pages: number; rows: readonly unknown[] }
-): string | undefined {
-  const ignored = recipientFilterProblem(first.rows, recipient);
-  if (ignored) return ignored.problem;
-  if (first.pages <= recipientListingMaxPages) return undefined;
-  return `the listing for recipient ${recipient} holds ${first.total} attestations on ${first.pages} pages, over the ${recipientListingMaxPages} pages one address may take`;
-}
-
-/**
- * The order to read a listing's pages in to find new rows (the index documents no order): from
- * both ends inwards (1, last, 2, ...), so that rows new first or last come in one read.
- */
-export function listingPageOrder(pages: number): number[] {
-  const order: number[] = [];
-  for (let low = 1, high = pages; low <= high; low++, high--) {
-    order.push(low);
-    if (high !== low) order.push(high);
-  }
-  return order;
-}
-
-// A row without an id is known by all of it.
-const listedKey = (row: unknown) =>
-  text(idOf(row)) ? idKey(row) : rowFingerprint(row);
-
-/**
- * A kept listing with the rows read since: the kept rows, then every read row with an id not kept
- * (by attestation id, whatever their place in the listing). Undefined while fewer distinct rows are
- * known than the listing's `total`: more pages must be read.
- */
-export function mergeIndexListing<R>(
-  kept: readonly R[],
-  read: readonly R[],
-  total: number
-): R[] | undefined {
-  const known = new Set(kept.map(listedKey));
-  const merged = [...kept];
-  for (const row of read) {
-    if (known.has(listedKey(row))) continue;
-    known.add(listedKey(row));
-    merged.push(row);
-  }
-  return merged.length >= total ? merged : undefined;
 }
 
 /** One index row as judged: its row reason, and when it passed, the attestation's on chain. */

@@ -126,9 +126,9 @@ export async function findCleanHandsRows(parameters: FindCleanHandsRowsParameter
     if (pages === undefined || pages - 1 > addresses.length) return perAddress({ total, size })
   }
   const listing = await collectAttestationListing<ListedCleanHandsRow | MalformedAttestationRow>({ fetchPage, first, url, concurrency })
-  // Each row goes to the addresses its recipients name (the rule's indexRowsByVoter, as the folder
-  // does). A malformed row goes to the addresses it names, if any, and is judged malformed there
-  // (as on E8); one that names none cannot be any voter's.
+  // Each row goes to the addresses its recipients name (the rule's indexRowsByVoter). A malformed
+  // row goes to the addresses it names, if any, and is judged malformed there (as on E8); one that
+  // names none cannot be any voter's.
   const named = listing.rows.map((row) => {
     const raw: unknown = isMalformedAttestationRow(row) ? row.row : row
     return { recipients: typeof raw === 'object' && raw !== null ? (raw as { recipients?: unknown }).recipients : undefined, row }

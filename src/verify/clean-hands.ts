@@ -2,8 +2,8 @@
  * The clean-hands rule (interface E, rule 6): an address has a valid clean-hands attestation when at
  * least one index row has the clean-hands schema, the authorized attester, names the address as the
  * receiver, is not revoked, and is valid after `now`. Plus the same checks on the attestation as
- * Sign Protocol holds it on-chain at a block. The rule itself is written once in src/rules/clean-hands.ts (copied
- * into the score-api folders); this module checks the options and gives it the library's names.
+ * Sign Protocol holds it on-chain at a block. The rule itself is written once in src/rules/clean-hands.ts; this
+ * module checks the options and gives it the library's names. (The score-api folders do not read clean hands.)
  */
 import type { Hex } from 'viem'
 import { optimismNetwork } from '../chain/constants.js'

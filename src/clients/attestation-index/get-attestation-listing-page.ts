@@ -97,7 +97,7 @@ export async function getAttestationListingPage(
  * the rule to judge (it names no one).
  */
 function checkRecipientFilter(rows: readonly ListedAttestationRow[], recipient: string, url: string): void {
-  // The rule the score-api folder reads its filtered listing with (src/rules/clean-hands-index.ts).
+  // The rule on a filtered page (src/rules/clean-hands-index.ts).
   const ignored = recipientFilterProblem(
     rows.map((row) => (isMalformedAttestationRow(row) ? row.row : row)),
     recipient,

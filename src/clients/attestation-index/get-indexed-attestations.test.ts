@@ -147,7 +147,7 @@ describe('duplicated rows (issue #27: one rule for duplicates)', () => {
     expect(await getIndexedAttestations(client(), { address })).toEqual([row(2), row(1)])
   })
 
-  test('the same row listed again under its attestation id in capitals is one attestation (as the folder reads it), not two different rows', async () => {
+  test('the same row listed again under its attestation id in capitals is one attestation (src/rules/clean-hands-index.ts), not two different rows', async () => {
     const recased = { ...row(2), attestationId: row(2).attestationId.toUpperCase().replace('0X', '0x') }
     nock(host).get(path).query({ page: '1' }).reply(200, { data: { page: 1, size: 10, total: 3, rows: [row(2), row(1), recased] } })
     expect(await getIndexedAttestations(client(), { address })).toEqual([row(2), row(1)])
