@@ -25,10 +25,7 @@ function hubClock(network: string): HubClock | undefined {
 }
 
 /** The last block at or before `timestamp` on an exact clock; undefined before its anchor. */
-export function clockBlockAt(
-  clock: HubClock,
-  timestamp: number
-): number | undefined {
+export function clockBlockAt(clock: HubClock, timestamp: number) {
   if (!Number.isSafeInteger(timestamp) || timestamp < clock.timestamp) {
     return undefined;
   }
@@ -54,10 +51,7 @@ export function isLastOnClock(
 }
 
 /** {@link clockBlockAt} on a hub chain's clock. */
-export function hubBlockAt(
-  network: string,
-  timestamp: number
-): number | undefined {
+export function hubBlockAt(network: string, timestamp: number) {
   const clock = hubClock(network);
   return clock ? clockBlockAt(clock, timestamp) : undefined;
 }

@@ -45,48 +45,59 @@ export async function snapshotTime(
   return time;
 }
 
+// A space on another network: its snapshot, the snapshot's time, the hub.
+type Away = {
+  name: string;
+  network: string;
+  snapshot;
+  provider;
+  hubNetwork: string;
+  time: number;
+};
+
 // The hub chain's block at the snapshot's time, by score-api's blockfinder.
-async function blockfinder(network, snapshot, provider, hubNetwork: string) {
+async function blockfinder(away: Away) {
+  const { name, network, snapshot, hubNetwork } = away;
   const what = `block ${snapshot} of network ${network}`;
-  const blocks = await getSnapshots(network, snapshot, provider, [
+  const finder = `${name}: getSnapshots (blockfinder)`;
+  const blocks = await getSnapshots(network, snapshot, away.provider, [
     hubNetwork
   ]).catch(err => {
+    const cause = message(err);
     throw new Error(
-      `human-id: getSnapshots (blockfinder) failed to map ${what} to network ${hubNetwork}: ${message(
-        err
-      )}`
+      `${finder} failed to map ${what} to network ${hubNetwork}: ${cause}`
     );
   });
   const blockTag = blocks?.[hubNetwork];
   if (blockTag !== 'latest' && !Number.isInteger(Number(blockTag))) {
     throw new Error(
-      `human-id: getSnapshots (blockfinder) has no block of network ${hubNetwork} for ${what}`
+      `${finder} has no block of network ${hubNetwork} for ${what}`
     );
   }
   return tag(blockTag);
 }
 
 /**
- * The first chunk's answer, read at the snapshot, or for a space on another
- * network (`away`) at the hub's block by its clock, which src/rules/hub.ts's
- * hubClockStep judges from that read: kept, else mapped by the blockfinder and
- * read again, else (a failure not about the block) thrown.
+ * The first read's answer, at the snapshot, or for a space on another network
+ * (`away`) at the hub's block by its clock, which src/rules/hub.ts's
+ * hubClockStep judges from that read (`blockOf`: its block): kept, else mapped
+ * by the blockfinder and read again, else (a failure not about the block)
+ * thrown. For human-id's reader and passport-v2's decoder read.
  */
-export async function readFirst(
-  read: (at: number | string) => Promise<string>,
-  away:
-    | { network; snapshot; provider; hubNetwork: string; time: number }
-    | undefined,
+export async function readFirst<T>(
+  read: (at: number | string) => Promise<T>,
+  blockOf: (answer: T) => { number: number; timestamp: number },
+  away: Away | undefined,
   snapshot
-): Promise<string> {
+): Promise<T> {
   if (!away) return read(tag(snapshot));
-  const { network, provider, hubNetwork, time } = away;
-  const find = () => blockfinder(network, away.snapshot, provider, hubNetwork);
+  const { hubNetwork, time } = away;
+  const find = () => blockfinder(away);
   const clockBlock = offClock.has(hubNetwork)
     ? undefined
     : hubBlockAt(hubNetwork, time);
   if (clockBlock === undefined) return read(await find());
-  let first = '';
+  let first: T | undefined;
   let failure;
   try {
     first = await read(clockBlock);
@@ -97,10 +108,10 @@ export async function readFirst(
     hubClocks[hubNetwork as '10' | '84532'],
     clockBlock,
     time,
-    failure ? { failure: [message(failure)] } : { block: readerBlock(first) }
+    failure ? { failure: [message(failure)] } : { block: blockOf(first as T) }
   );
   if (next.step === 'fail') throw failure;
-  if (next.step === 'use') return first;
+  if (next.step === 'use') return first as T;
   if (next.offClock) offClock.add(hubNetwork);
   try {
     return await read(await find());
@@ -143,12 +154,7 @@ async function read(hub: Hub, chunk: ReaderChunk, at, which: string) {
  * (most hold an SBT that fails, so every fallback runs) is read again once,
  * in two halves.
  */
-export async function readChunk(
-  hub: Hub,
-  chunk: ReaderChunk,
-  at: number | string,
-  which: string
-) {
+export async function readChunk(hub: Hub, chunk: ReaderChunk, at, which) {
   try {
     return await read(hub, chunk, at, which);
   } catch (err: any) {

@@ -5,7 +5,6 @@ import { readChunk, readFirst, snapshotTime } from './hub-read';
 import {
   planReaderChunks,
   readerBlock,
-  ReaderChunk,
   readerLimits,
   readerPassportAnswer,
   readerVoters,
@@ -15,7 +14,7 @@ import { judgeReaderCredential } from './reader-verdicts';
 import { circuitIds, defaultActionId, issuers, permanentStores } from './sbt';
 import { getProvider } from '../../utils';
 
-export { snapshotTime } from './hub-read';
+export { readFirst, snapshotTime } from './hub-read';
 
 export const author = 'personhood-dao';
 export const version = '1.0.0';
@@ -42,12 +41,11 @@ function readOptions(options: any) {
   if (!/^(0x[0-9a-fA-F]{1,64}|[0-9]{1,78})$/.test(actionId)) {
     throw new Error(`human-id: actionId ${actionId} is not a number`);
   }
-  const sandbox = options?.sandbox === true;
   return {
     credentials: [...new Set(credentials)],
     match: match as 'any' | 'all',
     actionId: BigInt(actionId),
-    sandbox
+    sandbox: options?.sandbox === true
   };
 }
 
@@ -93,13 +91,16 @@ export async function verifyHumans(
   const hubProvider =
     network === hubNetwork ? provider : getProvider(hubNetwork);
   const hub = { provider: hubProvider, network: hubNetwork, layout, ask };
-  const call = (chunk: ReaderChunk, at: number | string) => {
+  const call = (chunk, at: number | string) => {
     const which = `${chunks.indexOf(chunk) + 1} of ${chunks.length}`;
     return readChunk(hub, chunk, at, which);
   };
   const first = await readFirst(
     at => call(chunks[0], at),
-    away ? { network, snapshot, provider, hubNetwork, time } : undefined,
+    readerBlock,
+    away
+      ? { name: 'human-id', network, snapshot, provider, hubNetwork, time }
+      : undefined,
     snapshot
   );
   const block = readerBlock(first);

@@ -11,7 +11,8 @@ import {
   passportDecoderVotersPerCall,
   readPassportDecoderAnswer
 } from './passport-onchain';
-import { getProvider, getSnapshots } from '../../utils';
+import { readFirst, snapshotTime } from '../human-id';
+import { getProvider } from '../../utils';
 
 export const author = 'personhood-dao';
 export const version = '1.0.0';
@@ -66,46 +67,11 @@ function readOptions(options) {
   return { weighting, threshold };
 }
 
-// The decoder's chain and block: the space's own when it has a decoder, else
-// Optimism's block at the snapshot (score-api's blockfinder).
-async function decoderBlock(network: string, provider, snapshot) {
-  const chain = passportDecoderChain(network);
-  if (chain === network) {
-    return { chain: network, provider, blockTag: snapshot };
-  }
-  if (snapshot === 'latest') {
-    return {
-      chain,
-      provider: getProvider(chain),
-      blockTag: 'latest'
-    };
-  }
-  let blocks;
-  try {
-    blocks = await getSnapshots(network, snapshot, provider, [chain]);
-  } catch (err) {
-    throw new Error(
-      `${name}: getSnapshots (blockfinder) failed to map block ${snapshot} of network ${network} to network ${chain}: ${message(
-        err
-      )}`
-    );
-  }
-  const blockTag = blocks?.[chain];
-  if (blockTag !== 'latest' && !Number.isInteger(Number(blockTag))) {
-    throw new Error(
-      `${name}: getSnapshots (blockfinder) has no block of network ${chain} for block ${snapshot} of network ${network}`
-    );
-  }
-  return {
-    chain,
-    provider: getProvider(chain),
-    blockTag
-  };
-}
-
 /**
  * Per voter (checksummed), its on-chain Passport verdict at the snapshot: one Multicall3
- * aggregate3 (allowFailure) of the decoder's getScore per 500 voters, at one block. A revert
+ * aggregate3 (allowFailure) of the decoder's getScore per 500 voters, at one block: the
+ * snapshot's on the space's network when it has a decoder, else Optimism's at the snapshot's
+ * time by Optimism's clock, checked by the read (human-id's readFirst). A revert
  * AttestationNotFound / AttestationExpired is the voter's answer; any other failure throws.
  */
 export async function onchainPassportVerdicts(
@@ -116,9 +82,13 @@ export async function onchainPassportVerdicts(
   threshold?: number
 ): Promise<Record<string, OnchainPassportVerdict>> {
   const voters = [...new Set(addresses.map(address => getAddress(address)))];
-  const read = await decoderBlock(network, provider, snapshot);
-  const target = passportDecoders[read.chain];
-  const multicall3 = MULTICALL3[read.chain] ?? MULTICALL3_DEFAULT;
+  if (voters.length === 0) return {};
+  const chain = passportDecoderChain(network);
+  const chainProvider = chain === network ? provider : getProvider(chain);
+  const away = chain !== network && snapshot !== 'latest';
+  const time = away ? await snapshotTime(network, provider, snapshot, name) : 0;
+  const target = passportDecoders[chain];
+  const multicall3 = MULTICALL3[chain] ?? MULTICALL3_DEFAULT;
   const call = async (page: string[], blockTag) => {
     const calls = [
       [multicall3, false, multicall.encodeFunctionData('getChainId')],
@@ -137,56 +107,65 @@ export async function onchainPassportVerdicts(
     const data = multicall.encodeFunctionData('aggregate3', [calls]);
     let answer;
     try {
-      answer = await read.provider.call({ to: multicall3, data }, blockTag);
+      answer = await chainProvider.call({ to: multicall3, data }, blockTag);
     } catch (err) {
       throw new Error(
         `${name}: the Passport decoder read (${
           page.length
-        } voters, Multicall3 aggregate3) on chain ${
-          read.chain
-        } at block ${blockTag} failed: ${message(err)}`
+        } voters, Multicall3 aggregate3) on chain ${chain} at block ${blockTag} failed: ${message(
+          err
+        )}`
       );
     }
     const [results] = multicall.decodeFunctionResult('aggregate3', answer);
     if (results.length !== calls.length) {
       throw new Error(
-        `${name}: Multicall3 on chain ${read.chain} answered ${results.length} results for ${calls.length} calls`
+        `${name}: Multicall3 on chain ${chain} answered ${results.length} results for ${calls.length} calls`
       );
     }
     const chainId = Number(BigInt(results[0].returnData));
-    if (String(chainId) !== read.chain) {
+    if (String(chainId) !== chain) {
       throw new Error(
-        `${name}: the provider of network ${read.chain} is on chain ${chainId}`
+        `${name}: the provider of network ${chain} is on chain ${chainId}`
       );
     }
     return {
-      at: Number(BigInt(results[1].returnData)),
+      timestamp: Number(BigInt(results[1].returnData)),
       number: Number(BigInt(results[2].returnData)),
       results: results.slice(3)
     };
   };
-  const out: Record<string, OnchainPassportVerdict> = {};
-  let blockTag = read.blockTag === 'latest' ? 'latest' : Number(read.blockTag);
+  const pages: string[][] = [];
   for (let i = 0; i < voters.length; i += passportDecoderVotersPerCall) {
-    const page = voters.slice(i, i + passportDecoderVotersPerCall);
-    const { at, number, results } = await call(page, blockTag);
-    // 'latest' is pinned to the first page's block.
-    blockTag = number;
-    page.forEach((voter, index) => {
+    pages.push(voters.slice(i, i + passportDecoderVotersPerCall));
+  }
+  // The first page's block (by the clock, or the blockfinder) for every page.
+  const first = await readFirst(
+    at => call(pages[0], at),
+    answer => answer,
+    away
+      ? { name, network, snapshot, provider, hubNetwork: chain, time }
+      : undefined,
+    snapshot
+  );
+  const out: Record<string, OnchainPassportVerdict> = {};
+  for (const [index, page] of pages.entries()) {
+    const read = index === 0 ? first : await call(page, first.number);
+    page.forEach((voter, position) => {
       let passport;
       try {
         passport = readPassportDecoderAnswer({
-          success: results[index].success,
-          data: results[index].returnData
+          success: read.results[position].success,
+          data: read.results[position].returnData
         });
       } catch (err) {
         throw new Error(
-          `${name}: ${voter} on chain ${
-            read.chain
-          } at block ${blockTag}: ${message(err)}`
+          `${name}: ${voter} on chain ${chain} at block ${
+            read.number
+          }: ${message(err)}`
         );
       }
-      out[voter] = judgeOnchainPassport(passport, at, threshold);
+      out[voter] = judgeOnchainPassport(passport, read.timestamp, threshold);
     });
   }
   return out;

@@ -158,6 +158,33 @@ describe('Passport on chain in the folders: no request per voter at any snapshot
     }, 600_000)
   }
 
+  it("passport-v2 for a space on Ethereum: the snapshot's header and the decoder on Optimism at its clock's block, 2 requests for one voter (1 warm), at most 5 for 500, no blockfinder, at 1 hour, 1 day and 7 days old", async () => {
+    const head = Number(await world.latestBlock('1'))
+    const ethereumAges = { '1 hour': 300, '1 day': 7_200, '7 days': 50_400 }
+    const seen: number[] = []
+    for (const [age, blocks] of Object.entries(ethereumAges)) {
+      for (const count of [1, 500]) {
+        const addresses = count === 1 ? [voters[0]!] : voters.slice(0, 500)
+        const fresh = build.load()
+        const params = { mode: 'weighted' }
+        const { result, requests, passport } = await counted(() => folder('passport-v2', params, addresses, '1', head - blocks, fresh))
+        const what = `${age} ${count}: ${JSON.stringify(requests)}`
+        expect(result, what).toEqual(await library('passport-v2', params, addresses, '1', head - blocks))
+        expect(passport, what).toEqual({})
+        expect(requests.subgraph.blockfinder ?? 0, what).toBe(0)
+        expect(requests.rpc.eth_getBlockByNumber, what).toBe(1)
+        expect(requests.total, what).toBeLessThanOrEqual(count === 1 ? 2 : 5)
+        seen.push(...Object.values(result))
+        if (count === 1) {
+          // The snapshot's time is kept for the process: the same call again reads the decoder only.
+          const { requests: warm } = await counted(() => folder('passport-v2', params, addresses, '1', head - blocks, fresh))
+          expect(warm.total, `${age} warm: ${JSON.stringify(warm)}`).toBe(1)
+        }
+      }
+    }
+    expect(seen.some((score) => score > 0)).toBe(true)
+  }, 600_000)
+
   it("passport-v2 counts the world's on-chain Passports: pushed and standing, expired, revoked, never", async () => {
     const head = Number(await world.latestBlock('10'))
     const scores = await folder('passport-v2', { mode: 'weighted' }, voters.slice(0, 500), '10', head)
