@@ -5,7 +5,8 @@
  * score-api folders copy.
  */
 import { encodeFunctionData, parseAbi, type Address } from 'viem'
-import { passportDecoderAbi, passportDecoderVotersPerCall, readPassportDecoderAnswer, type OnchainPassport } from '../rules/passport-onchain.js'
+import { passportDecoderAbi, passportDecoderVotersPerCall } from '../rules/passport-decoder.js'
+import { readPassportDecoderAnswer, type OnchainPassport } from '../rules/passport-onchain.js'
 import { multicall3Address } from './constants.js'
 import { blockTimestampCall, decodeBlockTimestamp, multicallAt } from './multicall.js'
 import type { ChainClient } from './provider.js'

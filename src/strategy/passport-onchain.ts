@@ -8,7 +8,8 @@
  */
 import type { Address } from 'viem'
 import { readOnchainPassports } from '../chain/passport-onchain.js'
-import { judgeOnchainPassport, passportDecoderChain, passportDecoders } from '../rules/passport-onchain.js'
+import { passportDecoderChain } from '../rules/passport-decoder.js'
+import { judgeOnchainPassport, passportDecoders } from '../rules/passport-onchain.js'
 import type { PassportVerdict } from '../verify/verdict.js'
 import type { StrategyRuntime } from './context.js'
 import { readSource } from './deadline.js'

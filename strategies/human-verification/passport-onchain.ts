@@ -10,7 +10,7 @@
  * threshold (20 unless a space sets another).
  *
  * It imports only the Passport rule and decimals beside it: `npm run strategies:rules` copies it
- * into each score-api folder that uses it. Written in score-api's prettier style; compiles under
+ * into each score-api folder that uses it. How the decoder is read: ./passport-decoder.ts. Written in score-api's prettier style; compiles under
  * TypeScript 4.7 (CommonJS) as under the package's own settings.
  */
 
@@ -30,17 +30,6 @@ export const passportDecoders: Readonly<Record<string, string>> = {
   '59144': '0x423cd60ab053F1b63D6F78c8c0c63e20F009d669',
   '534352': '0x8A5820030188346cC9532a1dD9FD2EF8d8F464de'
 };
-
-/** Voters a decoder read asks in one call (snapshot.js pages its multicall by 500 too). */
-export const passportDecoderVotersPerCall = 500;
-
-/**
- * The chain whose decoder a space's voters are read on: the space's own when it has one, else
- * Optimism's (at its block at the snapshot's time).
- */
-export function passportDecoderChain(network: string): string {
-  return passportDecoders[network] ? network : '10';
-}
 
 /** Options of Passport's API (a space's scorer), which have no meaning for the on-chain source. */
 export const passportApiOptions: readonly string[] = [
@@ -68,17 +57,7 @@ export function passportApiOptionsProblem(
 /** Decimal places of the decoder's scores: 4 (the resolver rescales every push to them). */
 export const passportDecoderDecimals = 4;
 
-/**
- * The decoder's ABI as the strategies use it: `getScore(address)` (0xd47875d0) and its two
- * errors, `AttestationNotFound()` (0x120a2e77) and `AttestationExpired(uint64)` (0x06c09405).
- */
-export const passportDecoderAbi: readonly string[] = [
-  'function getScore(address user) view returns (uint256)',
-  'error AttestationNotFound()',
-  'error AttestationExpired(uint64 expirationTime)'
-];
-
-/** Selectors of {@link passportDecoderAbi}. */
+/** Selectors of the decoder's ABI (./passport-decoder.ts). */
 export const passportDecoderSelectors = {
   getScore: '0xd47875d0',
   attestationNotFound: '0x120a2e77',

@@ -2,13 +2,15 @@ import { Interface } from '@ethersproject/abi';
 import { getAddress } from '@ethersproject/address';
 import { passportVerdictValue } from './passport';
 import {
+  passportDecoderAbi,
+  passportDecoderChain,
+  passportDecoderVotersPerCall
+} from './passport-decoder';
+import {
   judgeOnchainPassport,
   OnchainPassportVerdict,
   passportApiOptionsProblem,
-  passportDecoderAbi,
-  passportDecoderChain,
   passportDecoders,
-  passportDecoderVotersPerCall,
   readPassportDecoderAnswer
 } from './passport-onchain';
 import { readFirst, snapshotTime } from '../human-id';

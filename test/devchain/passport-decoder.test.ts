@@ -8,7 +8,8 @@ import { encodeFunctionData, parseAbi, type Address } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { optimismNetwork } from '../../src/chain/constants.js'
 import { startLocalChain, type LocalChain } from '../../src/devchain/index.js'
-import { passportDecoderAbi, passportDecoders, readPassportDecoderAnswer, type OnchainPassport } from '../../src/rules/passport-onchain.js'
+import { passportDecoderAbi } from '../../src/rules/passport-decoder.js'
+import { passportDecoders, readPassportDecoderAnswer, type OnchainPassport } from '../../src/rules/passport-onchain.js'
 import { generateWorld } from '../../src/world/generate/index.js'
 
 const world = generateWorld({ now: '2025-06-01T00:00:00.000Z', wallets: 200 })
