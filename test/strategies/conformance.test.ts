@@ -46,12 +46,10 @@ const demoExamplesPath = (name: string) => join(import.meta.dirname, 'fixtures',
 const demoExamples = (name: string) => (existsSync(demoExamplesPath(name)) ? (JSON.parse(readFileSync(demoExamplesPath(name), 'utf8')) as StrategyExample[]) : [])
 
 /**
- * Requests per call, at most (issue 22): 5 at 500 voters, 2 for one voter on the hub's network.
- * passport-v2 is held to fewer requests than voters only: Passport has no bulk read by address, and
- * its README states the cost by scorer size (issue 22, point 5).
+ * Requests per call, at most (issues 22 and 26): 5 at 500 voters, 2 for one voter on the hub's
+ * network. Every folder, passport-v2 too since it reads Passport on chain.
  */
 const budget = { many: 5, single: 2 }
-const withinBudget = (name: string) => name !== 'passport-v2'
 
 /**
  * Strategies that wrap others (issue 18, `human-gated`) are held to their own rule instead: the
@@ -194,14 +192,14 @@ describe.each(names)('strategies/%s', (name) => {
       checkScores(example.addresses, await runScoreApiForm(folder, hosted, example, { snapshot: 'latest' }))
     })
 
-    test(`500 addresses from a cold start: every one answered, in at most ${withinBudget(name) ? budget.many : 'fewer than 500'} requests`, async () => {
+    test(`500 addresses from a cold start: every one answered, in at most ${budget.many} requests`, async () => {
       const addresses = server.voters(500)
       expect(new Set(addresses.map((address) => getAddress(address))).size).toBe(500)
       const cold = coldFolder()
       const { result, requests } = await upstreams.record(() => runScoreApiForm(cold, hosted, example, { addresses }))
       checkScores(addresses, result)
       console.log(`strategies/${name}, network ${example.network}, 500 addresses, cold: ${requests.total} requests`, requests)
-      expect(requests.total).toBeLessThanOrEqual((await wrapperBudget(example, addresses)) ?? (withinBudget(name) ? budget.many : addresses.length - 1))
+      expect(requests.total).toBeLessThanOrEqual((await wrapperBudget(example, addresses)) ?? budget.many)
     })
 
     test(`one voter from a cold start: at most ${budget.single} requests on Optimism; on another network 1 more cold (the snapshot's header: Optimism's block by its clock, no blockfinder), none more warm`, async () => {
