@@ -40,7 +40,10 @@ const readline = require('readline');
 const snapshotjs = require('@snapshot-labs/snapshot.js');
 const snapshot = snapshotjs.default || snapshotjs;
 require('./src/strategies/strategies');
-const folder = path.join(process.cwd(), 'src', 'strategies', 'strategies', process.env.TRIAL_FOLDER);
+const strategiesDir = path.join(process.cwd(), 'src', 'strategies', 'strategies');
+const folder = path.join(strategiesDir, process.env.TRIAL_FOLDER);
+// A cold call: the folder and the folders it imports (passport-v2 and human-verification import human-id).
+const ours = ['human-id', 'passport-v2', 'human-verification', 'human-gated'].map((name) => path.join(strategiesDir, name) + path.sep);
 let fresh = 0;
 process.stdout.write(JSON.stringify({ ready: true }) + '\\n');
 const lines = readline.createInterface({ input: process.stdin });
@@ -48,7 +51,7 @@ let queue = Promise.resolve();
 lines.on('line', (line) => {
   queue = queue.then(async () => {
     const ask = JSON.parse(line);
-    for (const key of Object.keys(require.cache)) if (key.startsWith(folder + path.sep)) delete require.cache[key];
+    for (const key of Object.keys(require.cache)) if (ours.some((dir) => key.startsWith(dir))) delete require.cache[key];
     const strategy = require(folder);
     const provider = snapshot.utils.getProvider(ask.network, { timeout: 25000 + ++fresh });
     try {
@@ -176,8 +179,8 @@ try {
   // per folder (loading score-api's strategies takes most of a minute) takes the cases on stdin.
   if (process.env.TRIAL_AGES !== '0') {
     const ages = { '1 hour': 1_800, '1 day': 43_200, '7 days': 302_400 } as const
-    const table: string[] = ['| folder | snapshot age | voters | requests | answered (positive) |', '|---|---|---:|---:|---|']
-    for (const name of ['passport-v2', 'human-verification'].filter((name) => wanted(name) && strategyNames.includes(name))) {
+    const table: string[] = ['| folder | network | snapshot age | voters | requests | answered (positive) |', '|---|---|---|---:|---:|---|']
+    for (const name of ['passport-v2', 'human-verification', 'human-id'].filter((name) => wanted(name) && strategyNames.includes(name))) {
       const server = await servings[name]!.start()
       const upstreams = await startUpstreams({ '10': server.provider('10') as Eip1193ProviderLike, '1': server.provider('1') as Eip1193ProviderLike })
       const preloadFile = join(work, `${name}-ages-preload.cjs`)
@@ -193,11 +196,15 @@ try {
         const ready = JSON.parse(await answers()) as { ready: boolean }
         if (!ready.ready) throw new Error(`the ${name} trial process did not start`)
         const [example] = JSON.parse(readFileSync(join(root, 'test', 'strategies', 'fixtures', name, 'examples.json'), 'utf8')) as Array<{ strategy: { params: unknown }; network: string }>
-        const head = Number(await server.latestBlock('10'))
+        const heads = { '10': Number(await server.latestBlock('10')), '1': Number(await server.latestBlock('1')) }
         const voters = server.voters(500)
-        for (const [age, blocks] of Object.entries(ages)) {
-          for (const addresses of [voters.slice(0, 1), voters]) {
-            const ask = { network: '10', params: example!.strategy.params, addresses, snapshot: head - blocks }
+        // Optimism's 2 s blocks; Ethereum's 12 s (a space on Ethereum: Optimism's block by its clock).
+        const cases = Object.entries(ages).flatMap(([age, blocks]) =>
+          (['10', '1'] as const).flatMap((network) => [voters.slice(0, 1), voters].map((addresses) => ({ age, network, addresses, snapshot: heads[network] - (network === '10' ? blocks : blocks / 6) }))),
+        )
+        {
+          for (const { age, network, addresses, snapshot } of cases) {
+            const ask = { network, params: example!.strategy.params, addresses, snapshot }
             const { result, requests } = await upstreams.record(async () => {
               child.stdin.write(`${JSON.stringify(ask)}\n`)
               return JSON.parse(await answers()) as { ok: boolean; count?: number; positive?: number; error?: string }
@@ -206,9 +213,9 @@ try {
             // other host would be unreachable here, so a read of it fails the case.
             const sent = [requests.rpc, requests.subgraph].flatMap((counts) => Object.values(counts)).reduce((sum, count) => sum + count, 0)
             const answered = result.ok ? `${result.count} (${result.positive})` : `FAILED: ${result.error}`
-            table.push(`| ${name} | ${age} | ${addresses.length} | ${sent} (${Object.entries({ ...requests.rpc, ...requests.subgraph }).map(([method, count]) => `${method} ${count}`).join(', ')}) | ${answered} |`)
+            table.push(`| ${name} | ${network} | ${age} | ${addresses.length} | ${sent} (${Object.entries({ ...requests.rpc, ...requests.subgraph }).map(([method, count]) => `${method} ${count}`).join(', ')}) | ${answered} |`)
             const limit = addresses.length === 1 ? 2 : 5
-            results.push({ label: `${name}, ${age} old, ${addresses.length} voter(s): ${sent} requests (at most ${limit})`, ok: result.ok && result.count === addresses.length && sent <= limit, tail: JSON.stringify({ result, rpc: requests.rpc, http: requests.http }) })
+            results.push({ label: `${name}, network ${network}, ${age} old, ${addresses.length} voter(s): ${sent} requests (at most ${limit})`, ok: result.ok && result.count === addresses.length && sent <= limit, tail: JSON.stringify({ result, rpc: requests.rpc, http: requests.http }) })
           }
         }
       } finally {

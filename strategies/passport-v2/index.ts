@@ -13,8 +13,8 @@ import {
   passportDecoders,
   readPassportDecoderAnswer
 } from './passport-onchain';
-import { readFirst, snapshotTime } from '../human-id';
 import { getProvider } from '../../utils';
+import { readFirst, snapshotTime } from '../human-id';
 
 export const author = 'personhood-dao';
 export const version = '1.0.0';
