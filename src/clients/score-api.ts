@@ -13,7 +13,7 @@ import { HttpRequestError, ResponseValidationError, type ResponseValidationError
 import { InvalidParameterError, type InvalidParameterErrorType } from '../errors/input.js'
 import { createTransport, type RequestErrorType, type Transport, type TransportOptions } from '../http/transport.js'
 import { uniqueScoresByAddress } from '../rules/inner-scores.js'
-import { ConflictingRowsError } from '../rules/rows.js'
+import { ConflictingRowsError } from '../rules/rows-error.js'
 import { checkBaseUrl, createApiKeyTransport } from './shared.js'
 
 /** score-api's `MAX_STRATEGIES`: most strategies in one request. */

@@ -6,7 +6,7 @@
  */
 import { uniqueIndexRows } from '../rules/clean-hands-index.js'
 import { listedRowCount } from '../rules/listed-rows.js'
-import { ConflictingRowsError } from '../rules/rows.js'
+import { ConflictingRowsError } from '../rules/rows-error.js'
 import { PaginationLimitError, ResponseValidationError } from '../errors/index.js'
 import { isMalformedAttestationRow } from '../schemas/attestation.js'
 import { parsePositiveInteger } from '../utils/parse.js'

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { indexRowsByVoter, judgeCleanHandsChecks, parseAttestationId, recipientFilterProblem, uniqueIndexRows, type CleanHandsCheck } from './clean-hands-index.js'
-import { ConflictingRowsError } from './rows.js'
+import { ConflictingRowsError } from './rows-error.js'
 
 const voter = (n: number) => `0x${n.toString(16).padStart(40, '0').replace(/^0/, 'a')}`
 const row = (id: number, to: number) => ({ attestationId: `0x${id.toString(16)}`, attester: '0xb1f50c6c34c72346b1229e5c80587d0d659556fd', fullSchemaId: 'onchain_evm_10_0x8', recipients: [voter(to)], revoked: false, validUntil: '2000000000' })

@@ -2,7 +2,8 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { uniqueScoresByAddress } from './inner-scores.js'
 import { listedRowCount } from './listed-rows.js'
-import { ConflictingRowsError, rowFingerprint, uniqueRowsByAddress } from './rows.js'
+import { ConflictingRowsError } from './rows-error.js'
+import { rowFingerprint, uniqueRowsByAddress } from './rows.js'
 
 type Row = { address: string; score: string }
 const A = '0x8dABc053C7Fda425826d913a58C0DC4C2a0B36d7'

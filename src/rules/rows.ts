@@ -2,20 +2,7 @@
  * One rule for rows about addresses: the same row twice (any casing) collapses, two different rows
  * about one address are an error naming the source and the address. See docs/strategies.md.
  */
-
-/** Two rows of one source disagree about one address: which one is true cannot be told. */
-export class ConflictingRowsError extends Error {
-  /** The source that answered them (for example `passport:scores`). */
-  readonly source: string;
-  /** The address, as the first of the two rows named it. */
-  readonly address: string;
-  constructor(source: string, address: string, details: string) {
-    super(`${source} answered two different rows for ${address}: ${details}`);
-    this.name = 'ConflictingRowsError';
-    this.source = source;
-    this.address = address;
-  }
-}
+import { ConflictingRowsError } from './rows-error.js';
 
 const addressPattern = /^0x[0-9a-fA-F]{40}$/;
 

@@ -4,6 +4,7 @@
  * the score-api folders); these are the library's documented names for it.
  */
 import * as rules from '../rules/passport.js'
+import * as weightingRules from '../rules/passport-weighting.js'
 
 /** The recommended threshold of a stamp scorer (interface A): 20 (declared in src/rules/passport.ts). */
 export const defaultPassportThreshold: '20' = rules.defaultPassportThreshold
@@ -59,7 +60,7 @@ export function checkPassportScore(parameters: CheckPassportScoreParameters): Ex
 }
 
 /** How a Passport verdict becomes voting power (see {@link passportVerdictValue}). */
-export type PassportWeighting = rules.PassportWeighting
+export type PassportWeighting = weightingRules.PassportWeighting
 
 /**
  * The voting power of a Passport verdict. A weighted score that had expired at the time judged
@@ -77,5 +78,5 @@ export function passportVerdictValue(
   verdict: { valid: boolean; reason: PassportReason; evidence: { score: string | null; expirationTimestamp: number | null; at: number } },
   weighting: PassportWeighting,
 ): number {
-  return rules.passportVerdictValue(verdict, weighting)
+  return weightingRules.passportVerdictValue(verdict, weighting)
 }

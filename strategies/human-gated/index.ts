@@ -3,14 +3,13 @@ import strategies from '..';
 import { getProvider, getSnapshots } from '../../utils';
 import { snapshotTime } from '../human-id';
 import { passportOptions, verifyHumansOrPassport } from '../human-verification';
-import { applyHumanGate } from './gate';
+import { applyHumanGate, humanGateModes } from './gate';
 import { readInnerScores } from './inner-scores';
 
 export const author = 'personhood-dao';
 export const version = '1.0.0';
 
 const name = 'human-gated';
-const MODES = ['gate', 'quadratic', 'cap'];
 // The options of the human test, passed on to human-verification as they are.
 const HUMAN_TEST = [
   'credentials',
@@ -40,8 +39,10 @@ function readOptions(options: any) {
     }
   }
   const mode = options.mode ?? 'gate';
-  if (!MODES.includes(mode)) {
-    throw new Error(`${name}: mode must be one of ${MODES.join(', ')}`);
+  if (!humanGateModes.includes(mode)) {
+    throw new Error(
+      `${name}: mode must be one of ${humanGateModes.join(', ')}`
+    );
   }
   const cap = options.cap;
   if (mode === 'cap' && !(typeof cap === 'number' && cap > 0)) {

@@ -6,7 +6,7 @@
  * (score-api's convention); one address under several casings must carry one score (rows.ts's
  * rule); a score that is not a finite number is named, never counted.
  */
-import { ConflictingRowsError } from './rows';
+import { ConflictingRowsError } from './rows-error';
 
 /**
  * A source's scores by address (an inner strategy's answer, say), keyed by the lower-cased

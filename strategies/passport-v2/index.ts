@@ -1,6 +1,6 @@
 import { Interface } from '@ethersproject/abi';
 import { getAddress } from '@ethersproject/address';
-import { passportVerdictValue } from './passport';
+import { passportVerdictValue } from './passport-weighting';
 import {
   passportDecoderAbi,
   passportDecoderChain,

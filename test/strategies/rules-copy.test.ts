@@ -34,9 +34,9 @@ describe('the copies of the ground floor (src/rules/)', () => {
 
   it('each folder carries only the topics its code imports, and what those import', () => {
     expect(topicsOf('strategies/human-id')).toEqual(['credentials-match', 'hub', 'reader', 'reader-verdicts', 'sbt'])
-    expect(topicsOf('strategies/passport-v2')).toEqual(['decimals', 'passport', 'passport-decoder', 'passport-onchain'])
+    expect(topicsOf('strategies/passport-v2')).toEqual(['decimals', 'passport', 'passport-decoder', 'passport-onchain', 'passport-weighting'])
     expect(topicsOf('strategies/human-verification')).toEqual(['credentials-match', 'decimals', 'errors', 'fallback', 'match', 'passport', 'passport-onchain'])
-    expect(topicsOf('strategies/human-gated')).toEqual(['errors', 'gate', 'inner-scores', 'rows'])
+    expect(topicsOf('strategies/human-gated')).toEqual(['errors', 'gate', 'inner-scores', 'rows-error'])
   })
 
   it('a copy is the header, then the source byte for byte, but for the .js of its sibling imports', () => {
