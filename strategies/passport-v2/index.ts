@@ -1,6 +1,5 @@
 import { Interface } from '@ethersproject/abi';
 import { getAddress } from '@ethersproject/address';
-import { passportVerdictValue } from './passport-weighting';
 import {
   passportDecoderAbi,
   passportDecoderChain,
@@ -13,6 +12,7 @@ import {
   passportDecoders,
   readPassportDecoderAnswer
 } from './passport-onchain';
+import { passportVerdictValue } from './passport-weighting';
 import { getProvider } from '../../utils';
 import { readFirst, snapshotTime } from '../human-id';
 
