@@ -30,19 +30,19 @@ beforeAll(async () => {
       })
       return provider
     },
-    fetch: (url: string, init: RequestInit) => {
+    // The folder reads nothing off chain: a fetch is counted and refused.
+    fetch: (url: string) => {
       requests.index++
-      return fetch(url, init)
+      return Promise.reject(new Error(`human-id reads nothing off chain, but fetched ${url}`))
     },
   }
-  process.env.ATTESTATION_INDEX_URL = running.urls.attestationIndex
   layout = await layHumanIdFolder(
     'human-id-demo',
     [
       '// score-api utils as far as human-id needs them: the demo world over HTTP',
       'const demo = (globalThis as any).__humanIdDemo;',
       'export const getProvider = (network: string) => demo.provider();',
-      'export const customFetch = (url: string, init: any, timeout: number) => demo.fetch(url, init);',
+      'export const customFetch = (url: string) => demo.fetch(url);',
       'export const getSnapshots = () => { throw new Error("not a test of getSnapshots"); };',
       '',
     ].join('\n'),
@@ -50,7 +50,6 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
-  delete process.env.ATTESTATION_INDEX_URL
   delete (globalThis as Record<string, unknown>).__humanIdDemo
   await layout?.remove()
   await running?.close()

@@ -3,23 +3,20 @@
  * index.ts) against the in-process EVM with the Human ID contracts, and its verdicts against the
  * library's `verifyCredentials` at the same block, voter by voter and credential by credential:
  * valid, expired, revoked, wrong issuer, action and recipient, short public values, the zk-passport
- * SBT, the permanent stores. The world also holds clean-hands attestations, which the folder does
- * not read: it refuses `clean-hands` (served by the strategy server and the library only).
+ * SBT, the permanent stores. The folder reads no attestation index: it refuses `clean-hands`
+ * (served by the strategy server and the library only).
  *
  * The folder runs as score-api lays it out (`src/strategies/utils.ts` and
  * `src/strategies/strategies/human-id/`), in a temp copy with a small `utils.ts` of this test's:
- * `getProvider` is an ethers v5 provider on the local chain, `customFetch` reaches the index app,
- * and every request is counted.
+ * `getProvider` is an ethers v5 provider on the local chain, `customFetch` is counted and refused
+ * (the folder reads nothing off chain), and every request is counted.
  */
 import { StaticJsonRpcProvider, Web3Provider } from '@ethersproject/providers'
 import { createServer } from 'node:http'
 import { createPublicClient, custom, type Address } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { optimismNetwork } from '../../src/chain/constants.js'
-import { createAttestationIndexClient } from '../../src/clients/attestation-index/index.js'
-import { createAttestationIndexApp } from '../../src/server/routes/attestation-index.js'
 import { verifyCredentials } from '../../src/verify/credentials/index.js'
-import type { AttestationRow } from '../../src/world/types.js'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { getStrategyJsonSchema } from '../../src/strategy/define.js'
@@ -28,7 +25,7 @@ import { compileReader, readerCodeInModule } from '../../scripts/strategy-reader
 import { folderSchema } from '../../scripts/strategy-schemas.js'
 import { root } from '../helpers/built.js'
 import { TestChain, type Eip1193 } from '../chain/harness.js'
-import { freshAddress, indexRow } from '../chain/helpers.js'
+import { freshAddress } from '../chain/helpers.js'
 import { layHumanIdFolder, type HumanIdFolder } from './human-id-layout.js'
 
 const day = 86_400n
@@ -37,9 +34,8 @@ let layout: Awaited<ReturnType<typeof layHumanIdFolder>>
 
 let chain: TestChain
 let snapshot: bigint
-const rows: AttestationRow[] = []
 /** Each voter with the reasons the story gives it (credentials not named: none). */
-const story: { address: Address; expected: Partial<Record<(typeof credentials)[number] | 'clean-hands', string>> }[] = []
+const story: { address: Address; expected: Partial<Record<(typeof credentials)[number], string>> }[] = []
 
 /** What the folder's requests were, by kind. */
 const requests = { rpc: {} as Record<string, number>, index: 0, snapshots: 0 }
@@ -75,10 +71,10 @@ class StaticProvider extends Web3Provider {
   }
 }
 
-const indexApp = createAttestationIndexApp({ attestations: () => rows })
-const indexFetch = async (input: string, init?: RequestInit) => {
+/** score-api's customFetch: the folder has no off-chain source, so a call is counted and refused. */
+const indexFetch = async (input: string) => {
   requests.index++
-  return indexApp.fetch(new Request(input, init))
+  throw new Error(`human-id reads nothing off chain, but fetched ${input}`)
 }
 
 
@@ -91,10 +87,7 @@ async function timeOf(block: bigint): Promise<bigint> {
 /** A fresh load of the folder (a cold module cache). */
 const load = (): Promise<HumanIdFolder> => layout.load()
 
-const indexUrl = process.env.ATTESTATION_INDEX_URL
-
 beforeAll(async () => {
-  process.env.ATTESTATION_INDEX_URL = 'http://index.local'
   chain = await TestChain.start()
   ;(globalThis as Record<string, unknown>).__humanIdTest = {
     provider: () => new StaticProvider(counted(chain.provider) as never, 10),
@@ -157,61 +150,29 @@ beforeAll(async () => {
   const bioRevoked = voter({ biometrics: 'revoked' })
   await chain.issueSBT(bioRevoked, 'biometrics', { expiry: future })
   await chain.revokeSBT(bioRevoked, 'biometrics')
-  const all = voter({ 'gov-id': 'valid', phone: 'valid', biometrics: 'valid', 'clean-hands': 'valid' })
+  const all = voter({ 'gov-id': 'valid', phone: 'valid', biometrics: 'valid' })
   for (const circuit of ['gov-id', 'phone', 'biometrics'] as const) await chain.issueSBT(all, circuit, { expiry: future })
-
-  let id = 0x7000n
-  const attest = async (address: Address, options: { validUntil?: bigint; onchain?: boolean; row?: Partial<AttestationRow> } = {}) => {
-    const attestationId = id++
-    const validUntil = options.validUntil ?? future
-    if (options.onchain !== false) await chain.attest({ attestationId, recipient: address, validUntil })
-    rows.push(indexRow(attestationId, address, validUntil, options.row))
-    return attestationId
-  }
-  await attest(all)
-  await attest(voter({ 'clean-hands': 'valid' }))
-  // The recipient written in capitals with a 0X prefix: the same address to both readers.
-  const shouting = voter({ 'clean-hands': 'valid' })
-  rows.push(indexRow(id, shouting, future))
-  await chain.attest({ attestationId: id++, recipient: `0X${shouting.slice(2).toUpperCase()}`, validUntil: future })
-  await attest(voter({ 'clean-hands': 'expired' }), { validUntil: timestamp + 500n })
-  await attest(voter({ 'clean-hands': 'none' }), { onchain: false })
-  await chain.revokeAttestation(await attest(voter({ 'clean-hands': 'revoked' })))
-  const revokedLater = voter({ 'clean-hands': 'valid', 'gov-id': 'valid' })
-  const later = await attest(revokedLater)
+  // Valid at the snapshot, revoked after it.
+  const revokedLater = voter({ 'gov-id': 'valid' })
   await chain.issueSBT(revokedLater, 'gov-id', { expiry: future })
-  const impostor = voter({ 'clean-hands': 'wrong-recipient' })
-  rows.push(indexRow(id, impostor, future))
-  await chain.attest({ attestationId: id++, recipient: freshAddress(), validUntil: future })
-  await attest(voter({ 'clean-hands': 'malformed' }), { row: { revoked: 'no' as unknown as boolean } })
-  // Another schema: the listing by schema never names it.
-  await attest(voter({ 'clean-hands': 'none' }), { row: { fullSchemaId: 'onchain_evm_10_0x80' } })
   voter({})
 
   snapshot = (await chain.mine(timestamp + 1000n)).blockNumber
   // After the block: what a past snapshot must not see.
-  await chain.revokeAttestation(later)
-  ;(rows.find((row) => row.attestationId === `0x${later.toString(16)}`) as AttestationRow).revoked = true
   await chain.revokeSBT(revokedLater, 'gov-id')
-  // Others' attestations: the listing is two pages long.
-  for (let i = 0; i < 120; i++) rows.push(indexRow(id++, freshAddress(), future))
 })
 
 afterAll(async () => {
-  if (indexUrl === undefined) delete process.env.ATTESTATION_INDEX_URL
-  else process.env.ATTESTATION_INDEX_URL = indexUrl
   await layout.remove()
   delete (globalThis as Record<string, unknown>).__humanIdTest
 })
 
 function library(addresses: readonly Address[], blockNumber = snapshot) {
-  const index = createAttestationIndexClient({ baseUrl: 'http://index.local', retry: false, fetch: async (input, init) => indexApp.fetch(new Request(input, init)) })
   return verifyCredentials(createPublicClient({ transport: custom(chain.provider) }), {
     network: 10,
     addresses,
     credentials: [...credentials],
     blockNumber,
-    attestationIndex: index,
   })
 }
 
@@ -358,7 +319,7 @@ describe('strategies/human-id reader', () => {
   it('clean-hands is refused with where to get it, before any request', async () => {
     const { strategy } = await load()
     const provider = new StaticProvider(counted(chain.provider) as never, 10)
-    const holder = story.find((entry) => entry.expected['clean-hands'] === 'valid')!.address
+    const holder = story[0]!.address
     resetCounts()
     for (const options of [{ credentials: ['clean-hands'] }, { credentials: ['gov-id', 'clean-hands'], match: 'any' }, { sandbox: true, credentials: ['clean-hands'] }]) {
       await expect(strategy('space.eth', '10', provider, [holder], options, Number(snapshot))).rejects.toThrow(
