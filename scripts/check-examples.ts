@@ -142,9 +142,6 @@ export type ExampleReport = { example: ExampleCase; status: 'passed' | 'failed';
 // Running (only when every example's needs are met)
 // ---------------------------------------------------------------------------------------------
 
-/** The variables the folders read from score-api's environment, passed through as given. */
-const folderVariables = ['PASSPORT_API_KEY', 'PASSPORT_SCORER_ID', 'PASSPORT_API_URL', 'HUMAN_ID_API_URL', 'ATTESTATION_INDEX_URL']
-
 /**
  * snapshot.js's `getProvider` reaches `<broviderUrl>/<network>`. With `BROVIDER_URL` alone that is
  * the URL; with `RPC_URL_<network>` variables a gateway on 127.0.0.1 forwards `/<network>` to each
@@ -252,7 +249,6 @@ export async function checkExamples(parameters: {
   const gateway = await startRpcGateway(env)
   const variables: Record<string, string> = { SCORE_API_HOST_BROVIDER_URL: gateway.url }
   if (env.BLOCKFINDER_URL) variables.SCORE_API_HOST_BLOCKFINDER_URL = env.BLOCKFINDER_URL
-  for (const name of folderVariables) if (env[name]) variables[name] = env[name]
   try {
     return await withEnvironment(variables, async () => {
       let api: ScoreApi

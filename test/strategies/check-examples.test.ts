@@ -127,8 +127,6 @@ describe('with the endpoints (the demo world behind the test gateway)', () => {
       RPC_URL_10: `${upstreams.broviderUrl}/10`,
       RPC_URL_1: `${upstreams.broviderUrl}/1`,
       BLOCKFINDER_URL: upstreams.blockFinderUrl,
-      HUMAN_ID_API_URL: world.env.HUMAN_ID_API_URL,
-      ATTESTATION_INDEX_URL: world.env.ATTESTATION_INDEX_URL,
     }
     // The time limit is score-api's concern, not this test's: 2 shared cores are slow.
     const code = await checkExamples({ root: exampleRoot, env, log: (line) => lines.push(line), timeLimitMs: 300_000 })
